@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * debugfs: /sys/kernel/debug/pdcm/
+ *
+ *   ports	one line per CM-capable port pdcm has seen on a kept device:
+ *		"<device> <port> claimed|refused(<errno>) rx=<MADs received>"
+ *
+ * debugfs is best effort: a failure to create it never fails the module.
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "debugfs.h"
+#include "device.h"
+
+static struct dentry *pdcm_debugfs_root;
+
+static int pdcm_ports_show(struct seq_file *m, void *unused)
+{
+	struct pdcm_device *dev;
+	u32 i;
+
+	mutex_lock(&pdcm_devices_mutex);
+	list_for_each_entry(dev, &pdcm_devices, list) {
+		for (i = 0; i < dev->nports; i++) {
+			struct pdcm_port *port = &dev->port[i];
+
+			if (!port->agent && !port->reg_err)
+				continue;	/* not CM capable */
+			seq_printf(m, "%s %u ", dev_name(&dev->ibdev->dev),
+				   port->port_num);
+			if (port->agent)
+				seq_puts(m, "claimed");
+			else
+				seq_printf(m, "refused(%d)", port->reg_err);
+			seq_printf(m, " rx=%ld\n", atomic_long_read(&port->rx_mads));
+		}
+	}
+	mutex_unlock(&pdcm_devices_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pdcm_ports);
+
+void pdcm_debugfs_init(void)
+{
+	pdcm_debugfs_root = debugfs_create_dir("pdcm", NULL);
+	debugfs_create_file("ports", 0444, pdcm_debugfs_root, NULL,
+			    &pdcm_ports_fops);
+}
+
+void pdcm_debugfs_exit(void)
+{
+	debugfs_remove_recursive(pdcm_debugfs_root);
+	pdcm_debugfs_root = NULL;
+}

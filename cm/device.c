@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * ib_client glue and module init/exit.
+ *
+ * pdcm runs on every port where rdma_cap_ib_cm() holds, on devices present
+ * at load time and on devices added later.  Loading with no RDMA device is
+ * fine (devices may come later).  Loading when CM-capable ports exist but
+ * every one of them refused the CM MAD class is an error: the module would
+ * sit there doing nothing, most likely because the in-tree ib_cm holds the
+ * class.
+ *
+ * Lock order: pdcm_devices_mutex, then whatever ib_core takes inside
+ * ib_register_mad_agent().
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <kunit/visibility.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <rdma/ib_verbs.h>
+
+#include "debugfs.h"
+#include "device.h"
+#include "mad.h"
+
+DEFINE_MUTEX(pdcm_devices_mutex);
+EXPORT_SYMBOL_IF_KUNIT(pdcm_devices_mutex);
+LIST_HEAD(pdcm_devices);
+EXPORT_SYMBOL_IF_KUNIT(pdcm_devices);
+
+/* Totals over the add() calls made during module init, for its verdict. */
+static unsigned int pdcm_init_ports_seen;
+static unsigned int pdcm_init_ports_claimed;
+
+static struct ib_client pdcm_client;
+
+static struct pdcm_device *pdcm_device_alloc(struct ib_device *ibdev)
+{
+	u32 nports = rdma_end_port(ibdev) - rdma_start_port(ibdev) + 1;
+	struct pdcm_device *dev;
+	u32 i;
+
+	dev = kzalloc(struct_size(dev, port, nports), GFP_KERNEL);
+	if (!dev)
+		return NULL;
+	dev->ibdev = ibdev;
+	dev->nports = nports;
+	for (i = 0; i < nports; i++) {
+		dev->port[i].dev = dev;
+		dev->port[i].port_num = rdma_start_port(ibdev) + i;
+	}
+	return dev;
+}
+
+static void pdcm_device_release_ports(struct pdcm_device *dev)
+{
+	u32 i;
+
+	for (i = 0; i < dev->nports; i++)
+		pdcm_mad_unregister(&dev->port[i]);
+}
+
+static int pdcm_add_one(struct ib_device *ibdev)
+{
+	unsigned int seen = 0, claimed = 0;
+	struct pdcm_device *dev;
+	u32 i;
+	int ret;
+
+	dev = pdcm_device_alloc(ibdev);
+	if (!dev)
+		return -ENOMEM;
+
+	mutex_lock(&pdcm_devices_mutex);
+	for (i = 0; i < dev->nports; i++) {
+		struct pdcm_port *port = &dev->port[i];
+
+		if (!rdma_cap_ib_cm(ibdev, port->port_num))
+			continue;
+		seen++;
+		ret = pdcm_mad_register(port);
+		if (ret) {
+			dev_warn(&ibdev->dev,
+				 "pdcm: port %u: CM MAD class 0x07 v2 refused (%d); is ib_cm loaded?\n",
+				 port->port_num, ret);
+			continue;
+		}
+		claimed++;
+		dev_info(&ibdev->dev, "pdcm: port %u: claimed CM MAD class\n",
+			 port->port_num);
+	}
+	pdcm_init_ports_seen += seen;
+	pdcm_init_ports_claimed += claimed;
+	if (!claimed) {
+		mutex_unlock(&pdcm_devices_mutex);
+		kfree(dev);
+		/* ib_core ignores the value but will not call remove(). */
+		return seen ? -EBUSY : -EOPNOTSUPP;
+	}
+	list_add_tail(&dev->list, &pdcm_devices);
+	mutex_unlock(&pdcm_devices_mutex);
+
+	ib_set_client_data(ibdev, &pdcm_client, dev);
+	return 0;
+}
+
+static void pdcm_remove_one(struct ib_device *ibdev, void *client_data)
+{
+	struct pdcm_device *dev = client_data;
+
+	mutex_lock(&pdcm_devices_mutex);
+	list_del(&dev->list);
+	pdcm_device_release_ports(dev);
+	mutex_unlock(&pdcm_devices_mutex);
+	dev_info(&ibdev->dev, "pdcm: released\n");
+	kfree(dev);
+}
+
+static struct ib_client pdcm_client = {
+	.name = "pdcm",
+	.add = pdcm_add_one,
+	.remove = pdcm_remove_one,
+};
+
+static int __init pdcm_init(void)
+{
+	int ret;
+
+	pdcm_debugfs_init();
+	ret = ib_register_client(&pdcm_client);
+	if (ret)
+		goto err_debugfs;
+
+	mutex_lock(&pdcm_devices_mutex);
+	if (pdcm_init_ports_seen && !pdcm_init_ports_claimed) {
+		mutex_unlock(&pdcm_devices_mutex);
+		pr_err("all %u CM-capable ports refused the CM MAD class (the in-tree ib_cm owns it?); not loading\n",
+		       pdcm_init_ports_seen);
+		ret = -EBUSY;
+		goto err_client;
+	}
+	pr_info("loaded, %u of %u CM-capable ports claimed\n",
+		pdcm_init_ports_claimed, pdcm_init_ports_seen);
+	mutex_unlock(&pdcm_devices_mutex);
+	return 0;
+
+err_client:
+	ib_unregister_client(&pdcm_client);
+err_debugfs:
+	pdcm_debugfs_exit();
+	return ret;
+}
+
+static void __exit pdcm_exit(void)
+{
+	ib_unregister_client(&pdcm_client);
+	pdcm_debugfs_exit();
+	pr_info("unloaded\n");
+}
+
+module_init(pdcm_init);
+module_exit(pdcm_exit);
+
+MODULE_AUTHOR("The pdcm authors");
+MODULE_DESCRIPTION("InfiniBand Connection Manager with private-data listen demux");
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_SOFTDEP("pre: ib_core");

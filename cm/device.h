@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Devices and ports pdcm runs on.
+ *
+ * Lock order: pdcm_devices_mutex is the outermost lock of the module.
+ * A struct pdcm_device lives from the ib_client add() callback to its
+ * remove() callback; its ports are fixed for that lifetime.
+ */
+#ifndef _PDCM_DEVICE_H
+#define _PDCM_DEVICE_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <rdma/ib_verbs.h>
+
+struct ib_mad_agent;
+
+/**
+ * struct pdcm_port - one CM-capable port of an RDMA device
+ * @dev: the device this port belongs to
+ * @port_num: IB port number (1-based)
+ * @agent: the GSI MAD agent owning the CM class on this port, or NULL if
+ *	registration was refused (typically: the in-tree ib_cm owns it)
+ * @reg_err: the errno of a refused registration, 0 when @agent is set
+ * @rx_mads: CM MADs received on this port
+ */
+struct pdcm_port {
+	struct pdcm_device *dev;
+	u32 port_num;
+	struct ib_mad_agent *agent;
+	int reg_err;
+	atomic_long_t rx_mads;
+};
+
+/**
+ * struct pdcm_device - pdcm's view of one ib_device
+ * @ibdev: the RDMA device
+ * @list: entry in the global device list, under pdcm_devices_mutex
+ * @nports: number of entries in @port (rdma_end_port() - start + 1)
+ * @port: per-port state, indexed by port_num - rdma_start_port()
+ */
+struct pdcm_device {
+	struct ib_device *ibdev;
+	struct list_head list;
+	u32 nports;
+	struct pdcm_port port[];
+};
+
+extern struct mutex pdcm_devices_mutex;
+extern struct list_head pdcm_devices;
+
+#endif /* _PDCM_DEVICE_H */

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# The test command (`make check`, and its halves):
+#   check.sh all     everything below
+#   check.sh kunit   KUnit suites in the debug KUnit kernel (KASAN, lockdep)
+#   check.sh vm      VM scenarios on Debian's stock kernel with rxe
+#   check.sh uml     the KUnit suites the upstream way (kunit.py, UML)
+# Ends with one line "N passed, N failed, N skipped" counting every KUnit
+# case, every VM scenario case, every host-side step (module builds) and
+# two health cases per guest; exits non-zero if anything failed.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+. "$PDCM_TOP/scripts/vm.sh"
+
+what=${1:-all}
+LOGS=$PDCM_TOP/build/logs
+mkdir -p "$LOGS"
+PASSED=0 FAILED=0 SKIPPED=0
+
+record() {	# record STATUS NAME [detail file]
+	case $1 in
+	PASS) PASSED=$((PASSED + 1)) ;;
+	SKIP) SKIPPED=$((SKIPPED + 1)) ;;
+	*) FAILED=$((FAILED + 1)) ;;
+	esac
+	echo "$1 $2"
+	if [ "$1" = FAIL ] && [ -n "${3:-}" ]; then tail -n 30 "$3" | sed 's/^/    /'; fi
+}
+
+# build_pdcm NAME KDIR [make args]: a private copy of the tree built against
+# KDIR with W=1; a compiler warning fails the step.  Sets $BUILT.
+build_pdcm() {
+	local name=$1 kdir=$2
+	shift 2
+	BUILT=$PDCM_TOP/build/$name
+	mkdir -p "$BUILT"
+	rsync -a --delete --exclude /build --exclude /.git "$PDCM_TOP/" "$BUILT/"
+	if make -C "$kdir" M="$BUILT" W=1 "$@" modules >"$LOGS/build-$name.log" 2>&1 &&
+	   ! grep -q 'warning:' "$LOGS/build-$name.log"; then
+		record PASS "build.$name"
+	else
+		record FAIL "build.$name" "$LOGS/build-$name.log"
+		return 1
+	fi
+}
+
+# guest NAME KERNEL INITRD TIMEOUT "WORDS" [qemu args]: boot, then count.
+guest() {
+	local name=$1 log=$LOGS/$1.log
+	shift
+	local t0=$SECONDS
+	vm_run "$log" "$@"
+	local rc=$?
+	[ $rc -eq 124 ] && echo "pdcm: guest $name timed out" >>"$log"
+	local out
+	out=$(python3 "$PDCM_TOP/tests/vm/ktap.py" "$log" "$name")
+	echo "$out" | grep -v '^counts:'
+	set -- $(echo "$out" | sed -n 's/^counts: //p')
+	PASSED=$((PASSED + $1)) FAILED=$((FAILED + $2)) SKIPPED=$((SKIPPED + $3))
+	log "guest $name: $((SECONDS - t0)) s"
+}
+
+check_kunit() {
+	local kdir initrd=$PDCM_TOP/build/kunit.cpio.gz
+	kdir=$(scripts/kunit-kernel.sh) || { record FAIL kernel.kunit; return; }
+	build_pdcm kunit "$kdir" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_KUNIT_TEST=m || return
+	scripts/initramfs.sh kunit "$kdir" "$BUILT" "$initrd" || { record FAIL initramfs.kunit; return; }
+	local bz=$kdir/arch/x86/boot/bzImage dbg="panic_on_warn=1 kasan_multi_shot"
+	guest kunit "$bz" "$initrd" 600 "$dbg pdcmvm.scenario=kunit"
+	guest kunit_module "$bz" "$initrd" 180 "$dbg pdcmvm.scenario=module"
+}
+
+check_vm() {
+	local stock kver initrd=$PDCM_TOP/build/stock.cpio.gz
+	stock=$(scripts/stock-kernel.sh) || { record FAIL kernel.stock; return; }
+	kver=$(cat "$stock/kver")
+	build_pdcm stock "/usr/src/linux-headers-$kver" CONFIG_IB_PDCM=m || return
+	scripts/initramfs.sh stock "$stock" "$BUILT" "$initrd" || { record FAIL initramfs.stock; return; }
+	VM_MEM=512 guest stock_module "$stock/vmlinux" "$initrd" 120 "pdcmvm.scenario=module"
+}
+
+check_uml() {
+	if [ -x "$PDCM_TOP/scripts/kunit-uml.sh" ]; then
+		local out
+		out=$("$PDCM_TOP/scripts/kunit-uml.sh" 2>"$LOGS/uml.stderr")
+		echo "$out" | grep -v '^counts:'
+		set -- $(echo "$out" | sed -n 's/^counts: //p')
+		if [ $# -eq 3 ]; then
+			PASSED=$((PASSED + $1)) FAILED=$((FAILED + $2)) SKIPPED=$((SKIPPED + $3))
+		else
+			record FAIL uml.run "$LOGS/uml.stderr"
+		fi
+	fi
+}
+
+cd "$PDCM_TOP"
+scripts/deps.sh || die "dependency install failed"
+t0=$SECONDS
+case $what in
+all) check_kunit; check_vm; check_uml ;;
+kunit) check_kunit ;;
+vm) check_vm ;;
+uml) check_uml ;;
+*) die "usage: check.sh all|kunit|vm|uml" ;;
+esac
+log "total $((SECONDS - t0)) s; logs in $LOGS"
+echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+[ "$FAILED" -eq 0 ]

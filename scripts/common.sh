@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Shared settings for the pdcm build and test scripts. Sourced, not run.
+
+PDCM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PDCM_CACHE=${PDCM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pdcm}
+JOBS=${JOBS:-$(nproc)}
+
+# The stock Debian kernel the VM scenarios boot, and its headers.
+stock_kver() {
+	local h
+	h=$(ls -d /usr/src/linux-headers-6.1.0-*-amd64 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$h" ] || { echo "pdcm: no linux-headers-6.1.0-*-amd64 installed" >&2; return 1; }
+	basename "$h" | sed 's/^linux-headers-//'
+}
+
+# Debian's linux-source-6.1 version: part of every cache key.
+source_version() {
+	dpkg-query -W -f='${Version}' linux-source-6.1
+}
+
+log() { printf 'pdcm: %s\n' "$*" >&2; }
+die() { printf 'pdcm: error: %s\n' "$*" >&2; exit 1; }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Install what pdcm's build and tests need, from Debian's mirror, and only
+# what is missing.  Runs as root without prompts; prints nothing when all
+# is there.  Every package the project uses is listed here, with why.
+set -euo pipefail
+
+pkgs=(
+	linux-source-6.1	# KUnit kernel, UML kunit.py run, checkpatch, kernel-doc
+	linux-headers-amd64	# stock Debian headers: ib_pdcm.ko for the stock kernel
+	qemu-system-x86		# every guest (TCG)
+	busybox-static		# guest userland
+	cpio			# initramfs
+	xz-utils		# linux-source tarball
+	flex bison bc		# kernel build
+	libelf-dev libssl-dev	# kernel build (objtool, certs)
+	dwarves			# pahole, for BTF of modules on the stock kernel
+	kmod			# depmod/modinfo on the host side
+	sparse			# make sparse (C=1)
+	python3			# KTAP parser, vmlinux extraction, kunit.py
+	iproute2		# the `rdma` tool, copied into guests
+	rdma-core		# guest: rdma-core libraries
+	ibverbs-providers	# guest: librxe
+	ibverbs-utils		# guest: ibv_devinfo, ibv_rc_pingpong
+	rdmacm-utils		# guest: rping, ucmatose, udaddy, rdma_client/server
+	rsync			# per-kernel build copies of the tree
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "pdcm: installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Build a guest initramfs.
+#   initramfs.sh kunit <kunit-build-dir> <pdcm-build-dir> <out.cpio.gz>
+#   initramfs.sh stock <stock-cache-dir> <pdcm-build-dir> <out.cpio.gz>
+# The pdcm build dir is a tree built with `make -C <kdir> M=...`; every .ko
+# in it goes to /lib/modules/<kver>/extra.  The guest runs tests/vm/init,
+# which sources tests/vm/lib.sh and runs the scenario named on the command
+# line.  busybox is the userland; rdma-core tools come with their libraries.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+kind=$1 kdir=$2 pdcm=$3 out=$4
+R=$(mktemp -d)
+trap 'rm -rf "$R"' EXIT
+
+mkdir -p "$R"/usr/{bin,sbin,lib/x86_64-linux-gnu,lib64} "$R"/{etc,proc,sys,dev,tmp,run,pdcm}
+for d in bin sbin lib lib64; do ln -s usr/$d "$R/$d"; done
+
+cp /bin/busybox "$R/usr/bin/busybox"
+for a in $(/bin/busybox --list); do
+	[ -e "$R/usr/bin/$a" ] || ln -s busybox "$R/usr/bin/$a"
+done
+for a in modprobe insmod rmmod lsmod depmod poweroff; do
+	ln -sf ../bin/busybox "$R/usr/sbin/$a"
+done
+
+# Userspace RDMA tools and their shared libraries.
+tools=(/usr/bin/rdma /usr/bin/ibv_devices /usr/bin/ibv_devinfo
+       /usr/bin/ibv_rc_pingpong /usr/bin/ibv_ud_pingpong /usr/bin/rping
+       /usr/bin/ucmatose /usr/bin/udaddy /usr/bin/rdma_server
+       /usr/bin/rdma_client /usr/bin/cmtime)
+prov=/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
+mkdir -p "$R/usr/lib/x86_64-linux-gnu/libibverbs" "$R/etc/libibverbs.d"
+cp "$prov" "$R$prov"
+cp /etc/libibverbs.d/rxe.driver "$R/etc/libibverbs.d/"
+for t in "${tools[@]}"; do
+	[ -x "$t" ] && cp "$t" "$R/usr/bin/"
+done
+for l in $(ldd "${tools[@]}" "$prov" 2>/dev/null |
+	   awk '/=>/ && $3 ~ /^\// {print $3} /^\t\/lib64/ {print $1}' | sort -u); do
+	case $l in
+	*ld-linux*) cp -L "$l" "$R/usr/lib64/" ;;
+	*) cp -L "$l" "$R/usr/lib/x86_64-linux-gnu/" ;;
+	esac
+done
+# glibc dlopen()s libgcc_s for pthread_exit; ldd does not list it.
+cp -L /usr/lib/x86_64-linux-gnu/libgcc_s.so.1 "$R/usr/lib/x86_64-linux-gnu/"
+
+case $kind in
+kunit)
+	kver=$(cat "$kdir/include/config/kernel.release")
+	src=$(readlink -f "$kdir/source")
+	make -C "$src" O="$kdir" -s modules_install INSTALL_MOD_PATH="$R/usr" \
+		INSTALL_MOD_STRIP=1 DEPMOD=/bin/true >/dev/null
+	rm -f "$R/usr/lib/modules/$kver"/{build,source}
+	;;
+stock)
+	kver=$(cat "$kdir/kver")
+	mroot=$kdir/root/lib/modules/$kver
+	dst=$R/usr/lib/modules/$kver
+	mkdir -p "$dst"
+	cp "$mroot"/modules.{order,builtin,builtin.modinfo} "$dst/"
+	[ -f "$mroot/modules.dep" ] || depmod -b "$kdir/root" "$kver"
+	for m in crc32_generic virtio_pci virtio_net rdma_rxe ib_core ib_uverbs \
+		 ib_umad ib_cm iw_cm rdma_cm rdma_ucm; do
+		modprobe -d "$kdir/root" -S "$kver" --show-depends "$m" |
+			awk '$1 == "insmod" {print $2}'
+	done | sort -u | while read -r ko; do
+		rel=${ko#"$mroot"/}
+		mkdir -p "$dst/$(dirname "$rel")"
+		cp "$ko" "$dst/$rel"
+	done
+	;;
+*) die "initramfs.sh: unknown kernel kind '$kind'" ;;
+esac
+
+mkdir -p "$R/usr/lib/modules/$kver/extra"
+find "$pdcm" -name '*.ko' -exec cp {} "$R/usr/lib/modules/$kver/extra/" \;
+depmod -b "$R/usr" "$kver"
+
+cp "$PDCM_TOP/tests/vm/init" "$R/init"
+chmod +x "$R/init"
+cp -r "$PDCM_TOP/tests/vm/lib.sh" "$PDCM_TOP/tests/vm/scenarios" "$R/pdcm/"
+echo "$kind" >"$R/pdcm/kernel-kind"
+
+(cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"

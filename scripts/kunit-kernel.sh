@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Build (or reuse) the KUnit test kernel: Debian's linux-source-6.1,
+# allnoconfig + tests/vm/kunit.config, in an O= directory under the cache.
+# The cache key is the source package version plus the fragment's hash, so
+# editing the fragment or upgrading the source rebuilds; a fresh machine
+# builds from scratch.  Prints the build directory on stdout.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+frag=$PDCM_TOP/tests/vm/kunit.config
+ver=$(source_version)
+key=$(cat "$frag" | sha256sum | cut -c1-12)
+src=$PDCM_CACHE/src-$ver/linux-source-6.1
+out=$PDCM_CACHE/kunit-$ver-$key
+
+if [ ! -f "$src/Makefile" ]; then
+	log "unpacking linux-source-6.1 $ver (pristine copy, shared by every build)"
+	rm -rf "$PDCM_CACHE/src-$ver.tmp"
+	mkdir -p "$PDCM_CACHE/src-$ver.tmp"
+	tar -C "$PDCM_CACHE/src-$ver.tmp" -xf /usr/src/linux-source-6.1.tar.xz
+	rm -rf "$PDCM_CACHE/src-$ver"
+	mv "$PDCM_CACHE/src-$ver.tmp" "$PDCM_CACHE/src-$ver"
+fi
+
+if [ ! -f "$out/.pdcm-built" ]; then
+	log "building the KUnit kernel in $out (about 5 minutes on 2 cores)"
+	mkdir -p "$out"
+	merge_log=$out/merge_config.log
+	(cd "$src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -n -O "$out" "$frag") >"$merge_log" 2>&1 ||
+		{ cat "$merge_log" >&2; die "merge_config failed"; }
+	if grep -q 'not in final .config' "$merge_log"; then
+		grep -B1 -A2 'not in final' "$merge_log" >&2
+		die "the config fragment asks for options that did not survive merge_config"
+	fi
+	make -C "$src" O="$out" ARCH=x86_64 -j"$JOBS" -s bzImage modules >"$out/build.log" 2>&1 ||
+		{ tail -n 40 "$out/build.log" >&2; die "kernel build failed ($out/build.log)"; }
+	touch "$out/.pdcm-built"
+fi
+echo "$out"

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# qemu runner for pdcm guests.  Sourced by check.sh, demo.sh and bench.sh.
+#
+#   vm_run LOG KERNEL INITRD TIMEOUT "WORDS" [qemu args...]
+#
+# One guest under TCG (KVM does not work on the build machines), one vCPU,
+# console on a file, no reboot, and a hard `timeout` so a hung guest ends.
+# WORDS are appended to the kernel command line (pdcmvm.scenario=..., ...).
+# Without extra qemu args the NIC has no backend: fine for one guest, since
+# rxe on eth0 loops back to its own address.  Two guests pass
+# "$(vm_dgram_nic A|B PORT)" to join over 127.0.0.1.
+
+VM_MEM=${VM_MEM:-1024}
+
+vm_run() {
+	local log=$1 kernel=$2 initrd=$3 tmo=$4 words=$5
+	shift 5
+	local nic=(-device "virtio-net-pci,mac=52:54:00:00:00:01,speed=10000,duplex=full")
+	[ $# -gt 0 ] && nic=("$@")
+	timeout --kill-after=5 "$tmo" qemu-system-x86_64 -accel tcg -m "$VM_MEM" -smp 1 \
+		-nodefaults -no-user-config -display none -no-reboot \
+		-serial "file:$log" -kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 oops=panic printk.devkmsg=on $words" \
+		"${nic[@]}" </dev/null >"$log.qemu" 2>&1
+}
+
+# vm_dgram_nic A|B PORT: the qemu args for one end of a 127.0.0.1 dgram link.
+vm_dgram_nic() {
+	local me=$1 p=$2 lp rp mac
+	if [ "$me" = A ]; then lp=$p rp=$((p + 1)) mac=0a; else lp=$((p + 1)) rp=$p mac=0b; fi
+	echo "-netdev dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$lp,remote.type=inet,remote.host=127.0.0.1,remote.port=$rp" \
+	     "-device virtio-net-pci,netdev=n0,mac=52:54:00:00:00:$mac,speed=10000,duplex=full"
+}

@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Shell helpers for guest scenarios.  Results are KTAP, written to /dev/kmsg
+# so that they interleave line-atomically with kernel messages on the
+# console (the kernel is booted with printk.devkmsg=on: no rate limit).
+#
+#   suite_begin NAME        start a KTAP subtest (a "suite")
+#   check NAME CMD...       one case: ok if CMD exits 0
+#   check_not NAME CMD...   one case: ok if CMD exits non-zero
+#   skip NAME REASON        one case, skipped
+#   suite_end               plan + suite result line
+
+kmsg() {
+	printf '%s\n' "$*" >/dev/kmsg
+}
+
+cmdline_word() {
+	tr ' ' '\n' </proc/cmdline | sed -n "s/^pdcmvm\.$1=//p" | tail -n 1
+}
+
+_suite_no=0
+suite_begin() {
+	_suite=$1 _case_no=0 _suite_failed=0
+	_suite_no=$((_suite_no + 1))
+	kmsg "    # Subtest: $_suite"
+}
+
+# Report one result; diagnostics from $_out go out as "# " lines on failure.
+_result() {
+	_case_no=$((_case_no + 1))
+	if [ "$1" = ok ]; then
+		kmsg "    ok $_case_no $2"
+	else
+		_suite_failed=1
+		printf '%s\n' "$_out" | tail -n 20 | while IFS= read -r l; do
+			kmsg "    # $2: $l"
+		done
+		kmsg "    not ok $_case_no $2"
+	fi
+}
+
+check() {
+	_n=$1
+	shift
+	if _out=$("$@" 2>&1); then _result ok "$_n"; else _result fail "$_n"; fi
+}
+
+check_not() {
+	_n=$1
+	shift
+	if _out=$("$@" 2>&1); then _out="unexpectedly succeeded: $_out"; _result fail "$_n"; else _result ok "$_n"; fi
+}
+
+skip() {
+	_case_no=$((_case_no + 1))
+	kmsg "    ok $_case_no $1 # SKIP $2"
+}
+
+suite_end() {
+	kmsg "    1..$_case_no"
+	if [ "$_suite_failed" = 0 ]; then
+		kmsg "ok $_suite_no $_suite"
+	else
+		kmsg "not ok $_suite_no $_suite"
+	fi
+}
+
+# Bring up eth0 with $VM_IP and (optionally) soft-RoCE on it.
+net_up() {
+	for m in virtio_pci virtio_net crc32_generic; do
+		modprobe -q $m 2>/dev/null
+	done
+	ip link set lo up
+	ip addr add "$VM_IP/24" dev eth0
+	ip link set eth0 up
+}
+
+rxe_add() {	# rxe_add NAME NETDEV
+	modprobe rdma_rxe && rdma link add "$1" type rxe netdev "$2"
+}
+
+# Wait up to $2 seconds (default 10) for command $1 to succeed.
+wait_for() {
+	_i=0
+	while ! eval "$1" >/dev/null 2>&1; do
+		_i=$((_i + 1))
+		[ $_i -ge $((${2:-10} * 10)) ] && return 1
+		sleep 0.1
+	done
+}
+
+dmesg_has() {
+	dmesg | grep -q -- "$1"
+}
+
+dmesg_count() {	# dmesg_count PATTERN N: exactly N lines match
+	_c=$(dmesg | grep -c -- "$1")
+	[ "$_c" -eq "$2" ] || { echo "'$1': $_c lines, expected $2"; return 1; }
+}
