@@ -23,9 +23,10 @@
 #include "device.h"
 #include "mad.h"
 
-DEFINE_MUTEX(pdcm_devices_mutex);
+/* Serialises ib_client add/remove with readers of the device list. */
+struct mutex pdcm_devices_mutex = __MUTEX_INITIALIZER(pdcm_devices_mutex);
 EXPORT_SYMBOL_IF_KUNIT(pdcm_devices_mutex);
-LIST_HEAD(pdcm_devices);
+struct list_head pdcm_devices = LIST_HEAD_INIT(pdcm_devices);
 EXPORT_SYMBOL_IF_KUNIT(pdcm_devices);
 
 /* Totals over the add() calls made during module init, for its verdict. */

@@ -83,4 +83,5 @@ static struct kunit_suite pdcm_device_suite = {
 	.name = "pdcm_device",
 	.test_cases = pdcm_device_cases,
 };
+
 kunit_test_suite(pdcm_device_suite);
