@@ -18,5 +18,23 @@ source_version() {
 	dpkg-query -W -f='${Version}' linux-source-6.1
 }
 
+# pristine_source: unpack Debian's linux-source-6.1 once per version into
+# the cache (never built in, never edited: every build uses O= or a linked
+# copy) and print its path.
+pristine_source() {
+	local ver
+	ver=$(source_version) || return
+	local top=$PDCM_CACHE/src-$ver
+	if [ ! -f "$top/linux-source-6.1/Makefile" ]; then
+		log "unpacking linux-source-6.1 $ver (pristine copy, shared by every build)"
+		rm -rf "$top.tmp"
+		mkdir -p "$top.tmp"
+		tar -C "$top.tmp" -xf /usr/src/linux-source-6.1.tar.xz || return
+		rm -rf "$top"
+		mv "$top.tmp" "$top"
+	fi
+	echo "$top/linux-source-6.1"
+}
+
 log() { printf 'pdcm: %s\n' "$*" >&2; }
 die() { printf 'pdcm: error: %s\n' "$*" >&2; exit 1; }

@@ -12,17 +12,8 @@ set -euo pipefail
 frag=$PDCM_TOP/tests/vm/kunit.config
 ver=$(source_version)
 key=$(cat "$frag" | sha256sum | cut -c1-12)
-src=$PDCM_CACHE/src-$ver/linux-source-6.1
 out=$PDCM_CACHE/kunit-$ver-$key
-
-if [ ! -f "$src/Makefile" ]; then
-	log "unpacking linux-source-6.1 $ver (pristine copy, shared by every build)"
-	rm -rf "$PDCM_CACHE/src-$ver.tmp"
-	mkdir -p "$PDCM_CACHE/src-$ver.tmp"
-	tar -C "$PDCM_CACHE/src-$ver.tmp" -xf /usr/src/linux-source-6.1.tar.xz
-	rm -rf "$PDCM_CACHE/src-$ver"
-	mv "$PDCM_CACHE/src-$ver.tmp" "$PDCM_CACHE/src-$ver"
-fi
+src=$(pristine_source) || die "cannot unpack linux-source-6.1"
 
 if [ ! -f "$out/.pdcm-built" ]; then
 	log "building the KUnit kernel in $out (about 5 minutes on 2 cores)"
