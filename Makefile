@@ -21,7 +21,7 @@ PDCM_CONFIG := CONFIG_IB_PDCM=m
 PDCM_CONFIG += CONFIG_IB_PDCM_KUNIT_TEST=$(call kdir-has,CONFIG_KUNIT)
 PDCM_CONFIG += CONFIG_IB_PDCM_BENCHMARK=$(BENCH)
 
-.PHONY: all modules clean check check-kunit check-vm check-uml demo bench deps
+.PHONY: all modules clean check check-kunit check-vm check-uml demo bench deps style sparse
 
 all: modules
 
@@ -48,6 +48,12 @@ check-vm:
 
 check-uml:
 	scripts/check.sh uml
+
+style:
+	scripts/style.sh checkpatch && scripts/style.sh spdx
+
+sparse:
+	scripts/style.sh sparse
 
 demo:
 	scripts/demo.sh

@@ -4,12 +4,15 @@
  *
  *   ports	one line per CM-capable port pdcm has seen on a kept device:
  *		"<device> <port> claimed|refused(<errno>) rx=<MADs received>"
+ *   connections	one line per pdcm_id: comm IDs, state, service ID,
+ *		QPNs, the peer's GID and the id's age
  *
  * debugfs is best effort: a failure to create it never fails the module.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
+#include "cm.h"
 #include "debugfs.h"
 #include "device.h"
 
@@ -41,11 +44,20 @@ static int pdcm_ports_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(pdcm_ports);
 
+static int pdcm_connections_show(struct seq_file *m, void *unused)
+{
+	pdcm_conns_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pdcm_connections);
+
 void pdcm_debugfs_init(void)
 {
 	pdcm_debugfs_root = debugfs_create_dir("pdcm", NULL);
 	debugfs_create_file("ports", 0444, pdcm_debugfs_root, NULL,
 			    &pdcm_ports_fops);
+	debugfs_create_file("connections", 0444, pdcm_debugfs_root, NULL,
+			    &pdcm_connections_fops);
 }
 
 void pdcm_debugfs_exit(void)

@@ -19,6 +19,8 @@
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
+#include "cm.h"
+#include "counters.h"
 #include "debugfs.h"
 #include "device.h"
 #include "mad.h"
@@ -101,6 +103,11 @@ static int pdcm_add_one(struct ib_device *ibdev)
 	list_add_tail(&dev->list, &pdcm_devices);
 	mutex_unlock(&pdcm_devices_mutex);
 
+	for (i = 0; i < dev->nports; i++)
+		if (dev->port[i].agent && pdcm_counters_add(&dev->port[i]))
+			dev_warn(&ibdev->dev, "pdcm: port %u: no sysfs counters\n",
+				 dev->port[i].port_num);
+
 	ib_set_client_data(ibdev, &pdcm_client, dev);
 	return 0;
 }
@@ -108,13 +115,50 @@ static int pdcm_add_one(struct ib_device *ibdev)
 static void pdcm_remove_one(struct ib_device *ibdev, void *client_data)
 {
 	struct pdcm_device *dev = client_data;
+	u32 i;
 
+	for (i = 0; i < dev->nports; i++)
+		if (dev->port[i].agent)
+			pdcm_counters_remove(&dev->port[i]);
 	mutex_lock(&pdcm_devices_mutex);
 	list_del(&dev->list);
 	pdcm_device_release_ports(dev);
 	mutex_unlock(&pdcm_devices_mutex);
+	/* received MADs still queued name this device's ports */
+	flush_workqueue(pdcm_wq);
 	dev_info(&ibdev->dev, "pdcm: released\n");
 	kfree(dev);
+}
+
+/**
+ * pdcm_port_find() - pdcm's port of an RDMA device
+ * @ibdev: the device
+ * @port_num: the port number
+ *
+ * The port stays valid until the device's removal, which ULPs see first
+ * (their ib_client was registered after pdcm's) and must use to destroy
+ * their ids on it.
+ *
+ * Context: process context; takes pdcm_devices_mutex.
+ * Return: the port if pdcm owns the CM class on it, else NULL.
+ */
+struct pdcm_port *pdcm_port_find(struct ib_device *ibdev, u32 port_num)
+{
+	struct pdcm_port *found = NULL;
+	struct pdcm_device *dev;
+
+	mutex_lock(&pdcm_devices_mutex);
+	list_for_each_entry(dev, &pdcm_devices, list) {
+		if (dev->ibdev != ibdev)
+			continue;
+		if (port_num >= rdma_start_port(ibdev) &&
+		    port_num - rdma_start_port(ibdev) < dev->nports &&
+		    dev->port[port_num - rdma_start_port(ibdev)].agent)
+			found = &dev->port[port_num - rdma_start_port(ibdev)];
+		break;
+	}
+	mutex_unlock(&pdcm_devices_mutex);
+	return found;
 }
 
 static struct ib_client pdcm_client = {
@@ -127,6 +171,10 @@ static int __init pdcm_init(void)
 {
 	int ret;
 
+	ret = pdcm_cm_init();
+	if (ret)
+		return ret;
+	pdcm_counters_init();
 	pdcm_debugfs_init();
 	ret = ib_register_client(&pdcm_client);
 	if (ret)
@@ -149,6 +197,7 @@ err_client:
 	ib_unregister_client(&pdcm_client);
 err_debugfs:
 	pdcm_debugfs_exit();
+	pdcm_cm_exit();
 	return ret;
 }
 
@@ -156,6 +205,7 @@ static void __exit pdcm_exit(void)
 {
 	ib_unregister_client(&pdcm_client);
 	pdcm_debugfs_exit();
+	pdcm_cm_exit();
 	pr_info("unloaded\n");
 }
 

@@ -14,6 +14,39 @@
 #include <rdma/ib_verbs.h>
 
 struct ib_mad_agent;
+struct pdcm_transport_ops;
+
+/* CM attributes 0x10..0x1A, the index of every per-attribute counter. */
+#define PDCM_NUM_ATTRS	11
+
+/**
+ * struct pdcm_port_counters - what a port counts (sysfs, debugfs)
+ * @tx: messages sent, per attribute (retries included)
+ * @tx_retries: retransmissions, per attribute
+ * @rx: messages received and decoded, per attribute
+ * @rx_dup: duplicates received, per attribute
+ * @rx_malformed: MADs that failed to decode
+ * @rx_dropped: decoded MADs nobody could take (unknown comm ID, wrong
+ *	state, queue full)
+ * @backlog_dropped: REQs dropped because a listen's backlog was full
+ * @backlog_rejected: REQs answered REJ NO_RESOURCES for the same reason
+ */
+struct pdcm_port_counters {
+	atomic_long_t tx[PDCM_NUM_ATTRS];
+	atomic_long_t tx_retries[PDCM_NUM_ATTRS];
+	atomic_long_t rx[PDCM_NUM_ATTRS];
+	atomic_long_t rx_dup[PDCM_NUM_ATTRS];
+	atomic_long_t rx_malformed;
+	atomic_long_t rx_dropped;
+	atomic_long_t backlog_dropped;
+	atomic_long_t backlog_rejected;
+};
+
+static inline void pdcm_count(atomic_long_t *per_attr, u16 attr_id)
+{
+	if (attr_id >= 0x10 && attr_id < 0x10 + PDCM_NUM_ATTRS)
+		atomic_long_inc(&per_attr[attr_id - 0x10]);
+}
 
 /**
  * struct pdcm_port - one CM-capable port of an RDMA device
@@ -23,6 +56,8 @@ struct ib_mad_agent;
  *	registration was refused (typically: the in-tree ib_cm owns it)
  * @reg_err: the errno of a refused registration, 0 when @agent is set
  * @rx_mads: CM MADs received on this port
+ * @ops: how the CM sends on this port (mad.c, or a test's fake)
+ * @cnt: counters
  */
 struct pdcm_port {
 	struct pdcm_device *dev;
@@ -30,6 +65,8 @@ struct pdcm_port {
 	struct ib_mad_agent *agent;
 	int reg_err;
 	atomic_long_t rx_mads;
+	const struct pdcm_transport_ops *ops;
+	struct pdcm_port_counters cnt;
 };
 
 /**
@@ -48,5 +85,7 @@ struct pdcm_device {
 
 extern struct mutex pdcm_devices_mutex;
 extern struct list_head pdcm_devices;
+
+struct pdcm_port *pdcm_port_find(struct ib_device *ibdev, u32 port_num);
 
 #endif /* _PDCM_DEVICE_H */

@@ -1,31 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * CM MAD agent per port.
+ * The CM's transport over the kernel MAD layer: one GSI agent per port
+ * owning (class 0x07, version 2, method SEND), address handles, sends with
+ * the MAD layer's own retry timer, and the receive path into conn.c.
  *
- * Only one GSI agent per port may own (class 0x07, version 2, method SEND):
- * ib_core refuses a second one with -EINVAL and logs "Method 3 already in
- * use".  A refused registration is recorded in the port and reported by
- * device.c; it is not an error of this file.
+ * Only one GSI agent per port may own that class: ib_core refuses a second
+ * one with -EINVAL ("Method 3 already in use").  A refused registration is
+ * recorded in the port and reported by device.c.
+ *
+ * Retried sends (REQ, REP, DREQ, SIDR_REQ) carry timeout_ms and retries:
+ * CM messages are never MAD "responses", so the MAD layer simply resends
+ * each one until conn.c cancels it on the answer, or completes it with
+ * IB_WC_RESP_TIMEOUT_ERR after the last retry.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/printk.h>
+#include <rdma/ib_cache.h>
 #include <rdma/ib_mad.h>
 #include <rdma/pdcm.h>
 
+#include "cm.h"
 #include "device.h"
 #include "mad.h"
+#include "trace.h"
 
 static bool dump_mads;
 module_param(dump_mads, bool, 0644);
 MODULE_PARM_DESC(dump_mads,
 		 "Hex-dump every received CM MAD to the kernel log (debug; default off)");
 
+/* send_buf->context[1] of a reply: its address handle is ours to free. */
+#define PDCM_REPLY_AH	((void *)1UL)
+
 static void pdcm_mad_send_handler(struct ib_mad_agent *agent,
 				  struct ib_mad_send_wc *send_wc)
 {
-	ib_free_send_mad(send_wc->send_buf);
+	struct ib_mad_send_buf *buf = send_wc->send_buf;
+	struct pdcm_conn *conn = buf->context[0];
+	struct pdcm_port *port = agent->context;
+	const struct ib_mad_hdr *hdr = buf->mad;
+	u16 attr = be16_to_cpu(hdr->attr_id);
+
+	if (buf->retries && attr >= 0x10 && attr < 0x10 + PDCM_NUM_ATTRS)
+		atomic_long_add(buf->retries, &port->cnt.tx_retries[attr - 0x10]);
+	if (conn) {
+		pdcm_cm_send_done(conn, buf, send_wc->status);
+		pdcm_conn_put(conn);
+	} else if (buf->context[1] == PDCM_REPLY_AH) {
+		rdma_destroy_ah(buf->ah, 0);
+	}
+	ib_free_send_mad(buf);
 }
 
 static void pdcm_mad_recv_handler(struct ib_mad_agent *agent,
@@ -34,6 +60,9 @@ static void pdcm_mad_recv_handler(struct ib_mad_agent *agent,
 {
 	struct pdcm_port *port = agent->context;
 	const struct ib_mad_hdr *hdr = &recv_wc->recv_buf.mad->mad_hdr;
+	struct pdcm_msg msg;
+	struct pdcm_rx rx;
+	int ret;
 
 	atomic_long_inc(&port->rx_mads);
 	if (dump_mads) {
@@ -44,8 +73,191 @@ static void pdcm_mad_recv_handler(struct ib_mad_agent *agent,
 		print_hex_dump(KERN_INFO, "pdcm: mad ", DUMP_PREFIX_OFFSET, 16,
 			       1, recv_wc->recv_buf.mad, recv_wc->mad_len, false);
 	}
+	ret = pdcm_wire_decode(recv_wc->recv_buf.mad, recv_wc->mad_len, &msg);
+	if (ret) {
+		atomic_long_inc(&port->cnt.rx_malformed);
+		trace_pdcm_drop(be16_to_cpu(hdr->attr_id), 0, "malformed");
+		goto out;
+	}
+	rx.port = port;
+	rx.wc = *recv_wc->wc;
+	if (rx.wc.wc_flags & IB_WC_GRH)
+		rx.grh = *recv_wc->recv_buf.grh;
+	pdcm_cm_rx(&rx, &msg);
+out:
 	ib_free_recv_mad(recv_wc);
 }
+
+static struct ib_mad_send_buf *pdcm_mad_alloc(struct pdcm_port *port,
+					      u16 pkey_index,
+					      const struct pdcm_msg *msg)
+{
+	struct ib_mad_send_buf *buf;
+	int ret;
+
+	buf = ib_create_send_mad(port->agent, 1, pkey_index, 0, IB_MGMT_MAD_HDR,
+				 IB_MGMT_MAD_DATA, GFP_ATOMIC,
+				 IB_MGMT_BASE_VERSION);
+	if (IS_ERR(buf))
+		return buf;
+	ret = pdcm_wire_encode(msg, buf->mad);
+	if (ret) {
+		ib_free_send_mad(buf);
+		return ERR_PTR(ret);
+	}
+	return buf;
+}
+
+/* The conn's address handle, made on first use and kept until it dies. */
+static struct ib_ah *pdcm_conn_ah(struct pdcm_conn *conn)
+{
+	struct ib_ah *ah, *old;
+
+	ah = READ_ONCE(conn->ah);
+	if (ah)
+		return ah;
+	if (!conn->ah_valid)
+		return ERR_PTR(-EINVAL);
+	ah = rdma_create_ah(conn->port->agent->qp->pd, &conn->ah_attr, 0);
+	if (IS_ERR(ah))
+		return ah;
+	old = cmpxchg(&conn->ah, NULL, ah);
+	if (old) {
+		rdma_destroy_ah(ah, 0);
+		return old;
+	}
+	return ah;
+}
+
+static int pdcm_mad_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
+			 unsigned int timeout_ms, unsigned int retries)
+{
+	struct pdcm_port *port = conn->port;
+	struct ib_mad_send_buf *buf;
+	unsigned long flags;
+	struct ib_ah *ah;
+	int ret;
+
+	if (!port->agent)
+		return -ENODEV;
+	ah = pdcm_conn_ah(conn);
+	if (IS_ERR(ah))
+		return PTR_ERR(ah);
+	buf = pdcm_mad_alloc(port, conn->pkey_index, msg);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	buf->ah = ah;
+	buf->timeout_ms = timeout_ms;
+	buf->retries = timeout_ms ? retries : 0;
+	buf->context[0] = conn;
+	pdcm_conn_get(conn);
+	if (timeout_ms) {
+		spin_lock_irqsave(&conn->lock, flags);
+		if (conn->msg)
+			ib_cancel_mad(conn->msg);
+		conn->msg = buf;
+		spin_unlock_irqrestore(&conn->lock, flags);
+	}
+	ret = ib_post_send_mad(buf, NULL);
+	if (ret) {
+		if (timeout_ms) {
+			spin_lock_irqsave(&conn->lock, flags);
+			if (conn->msg == buf)
+				conn->msg = NULL;
+			spin_unlock_irqrestore(&conn->lock, flags);
+		}
+		pdcm_conn_put(conn);
+		ib_free_send_mad(buf);
+	}
+	return ret;
+}
+
+static void pdcm_mad_cancel(struct pdcm_conn *conn)
+{
+	lockdep_assert_held(&conn->lock);
+	if (conn->msg)
+		ib_cancel_mad(conn->msg);
+}
+
+static void pdcm_mad_extend(struct pdcm_conn *conn, unsigned int timeout_ms)
+{
+	lockdep_assert_held(&conn->lock);
+	if (conn->msg)
+		ib_modify_mad(conn->msg, timeout_ms);
+}
+
+static int pdcm_mad_reply(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
+{
+	struct pdcm_port *port = rx->port;
+	struct ib_mad_send_buf *buf;
+	struct ib_ah *ah;
+	int ret;
+
+	ah = ib_create_ah_from_wc(port->agent->qp->pd, &rx->wc,
+				  rx->wc.wc_flags & IB_WC_GRH ? &rx->grh : NULL,
+				  port->port_num);
+	if (IS_ERR(ah))
+		return PTR_ERR(ah);
+	buf = pdcm_mad_alloc(port, rx->wc.pkey_index, msg);
+	if (IS_ERR(buf)) {
+		rdma_destroy_ah(ah, 0);
+		return PTR_ERR(buf);
+	}
+	buf->ah = ah;
+	buf->context[1] = PDCM_REPLY_AH;
+	ret = ib_post_send_mad(buf, NULL);
+	if (ret) {
+		ib_free_send_mad(buf);
+		rdma_destroy_ah(ah, 0);
+	}
+	return ret;
+}
+
+static int pdcm_mad_peer_av(struct pdcm_conn *conn, const struct pdcm_rx *rx)
+{
+	struct pdcm_port *port = rx->port;
+	int ret;
+
+	ret = ib_init_ah_attr_from_wc(port->dev->ibdev, port->port_num, &rx->wc,
+				      rx->wc.wc_flags & IB_WC_GRH ? &rx->grh : NULL,
+				      &conn->ah_attr);
+	if (ret)
+		return ret;
+	conn->ah_valid = true;
+	conn->pkey_index = rx->wc.pkey_index;
+	return 0;
+}
+
+static int pdcm_mad_path_av(struct pdcm_conn *conn, struct sa_path_rec *path)
+{
+	struct pdcm_port *port = conn->port;
+	u16 index = 0;
+	int ret;
+
+	if (conn->ah_valid) {
+		rdma_destroy_ah_attr(&conn->ah_attr);
+		conn->ah_valid = false;
+	}
+	ret = ib_init_ah_attr_from_path(port->dev->ibdev, port->port_num, path,
+					&conn->ah_attr, NULL);
+	if (ret)
+		return ret;
+	conn->ah_valid = true;
+	if (ib_find_cached_pkey(port->dev->ibdev, port->port_num,
+				be16_to_cpu(path->pkey), &index))
+		index = 0;
+	conn->pkey_index = index;
+	return 0;
+}
+
+const struct pdcm_transport_ops pdcm_mad_ops = {
+	.send = pdcm_mad_send,
+	.cancel = pdcm_mad_cancel,
+	.extend = pdcm_mad_extend,
+	.reply = pdcm_mad_reply,
+	.peer_av = pdcm_mad_peer_av,
+	.path_av = pdcm_mad_path_av,
+};
 
 /**
  * pdcm_mad_register() - claim the CM MAD class on one port
@@ -71,6 +283,7 @@ int pdcm_mad_register(struct pdcm_port *port)
 
 	lockdep_assert_held(&pdcm_devices_mutex);
 	set_bit(IB_MGMT_METHOD_SEND, req.method_mask);
+	port->ops = &pdcm_mad_ops;
 	agent = ib_register_mad_agent(ibdev, port->port_num, IB_QPT_GSI, &req,
 				      0, pdcm_mad_send_handler,
 				      pdcm_mad_recv_handler, port, 0);

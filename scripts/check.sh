@@ -6,6 +6,7 @@
 #   check.sh kunit   KUnit suites in the debug KUnit kernel (KASAN, lockdep)
 #   check.sh vm      VM scenarios on Debian's stock kernel with rxe
 #   check.sh uml     the KUnit suites the upstream way (kunit.py, UML)
+#   check.sh style   checkpatch --strict, sparse, SPDX lines
 # Ends with one line "N passed, N failed, N skipped" counting every KUnit
 # case, every VM scenario case, every host-side step (module builds) and
 # two health cases per guest; exits non-zero if anything failed.
@@ -97,6 +98,20 @@ guest_pair() {
 	guest_count "$bn"
 }
 
+# Style gates: checkpatch --strict per file, sparse, SPDX lines.
+check_style() {
+	local g l
+	for g in checkpatch sparse spdx; do
+		while read -r l; do
+			case $l in
+			"PASS "*) record PASS "style.${l#PASS }" ;;
+			"FAIL "*) record FAIL "style.${l#FAIL }" ;;
+			*) echo "$l" ;;
+			esac
+		done < <(scripts/style.sh $g 2>&1)
+	done
+}
+
 check_kunit() {
 	local kdir initrd=$PDCM_TOP/build/kunit.cpio.gz
 	kdir=$(scripts/kunit-kernel.sh) || { record FAIL kernel.kunit; return; }
@@ -136,11 +151,12 @@ cd "$PDCM_TOP"
 scripts/deps.sh || die "dependency install failed"
 t0=$SECONDS
 case $what in
-all) check_host; check_kunit; check_vm; check_uml ;;
+all) check_host; check_style; check_kunit; check_vm; check_uml ;;
 kunit) check_host; check_kunit ;;
 vm) check_host; check_vm ;;
 uml) check_uml ;;
-*) die "usage: check.sh all|kunit|vm|uml" ;;
+style) check_style ;;
+*) die "usage: check.sh all|kunit|vm|uml|style" ;;
 esac
 log "total $((SECONDS - t0)) s; logs in $LOGS"
 echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"

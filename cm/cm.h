@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The connection manager core: the private side of a struct pdcm_id.
+ *
+ * Data flow, one direction at a time:
+ *
+ *   receive: mad.c decodes a MAD (wire.c) and calls pdcm_cm_rx(), which
+ *   finds the owner without allocating anything -- a REQ or SIDR_REQ must
+ *   first match a listen and pass its backlog, anything else must name a
+ *   live local comm ID -- and only then queues a work item holding a
+ *   reference.  Every work item runs on pdcm_wq, an ordered workqueue,
+ *   where fsm.c applies the transition and the ULP's handler is called.
+ *
+ *   send: a ULP call checks and applies the transition under conn->lock,
+ *   encodes the message and hands it to the port's transport, which posts
+ *   it (with retries for REQ, REP, DREQ and SIDR_REQ) and reports the
+ *   outcome back through pdcm_cm_send_done().
+ *
+ * Lock order: pdcm_devices_mutex > conn->lock > pdcm_cm.lock (the remote
+ * tables) > the xarray lock.  No lock is held across a handler call.
+ *
+ * Lifetime: a conn is reference counted.  The creator holds one reference,
+ * each queued work item and each MAD in flight one more.  Destroying
+ * unhashes the conn (no new references can be taken), does what the
+ * protocol requires in its state, drops the creator's reference, and
+ * waits for the rest -- except when a handler's non-zero return destroys
+ * the conn from pdcm_wq itself, where waiting would deadlock: then the
+ * last reference frees the conn.
+ */
+#ifndef _PDCM_CM_H
+#define _PDCM_CM_H
+
+#include <linux/completion.h>
+#include <linux/rbtree.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/pdcm.h>
+
+#include "wire.h"
+
+struct pdcm_port;
+struct pdcm_listen;
+struct pdcm_work;
+struct ib_mad_send_buf;
+struct seq_file;
+
+/* Key of a remote table entry (remote.c). */
+struct pdcm_remote_key {
+	u64 k[3];
+};
+
+/* Work items waiting on pdcm_wq, at most; past this MADs are dropped. */
+#define PDCM_MAX_PENDING_WORK	4096
+
+/**
+ * struct pdcm_rx - where a received MAD came from, enough to answer it
+ * @port: receiving port
+ * @wc: its work completion (slid, sl, src_qp, pkey_index, flags)
+ * @grh: its GRH if IB_WC_GRH is set in @wc.wc_flags
+ */
+struct pdcm_rx {
+	struct pdcm_port *port;
+	struct ib_wc wc;
+	struct ib_grh grh;
+};
+
+/**
+ * struct pdcm_conn - a pdcm_id and everything the CM keeps for it
+ * @id: the public part
+ * @lock: protects the state and every field below that changes after
+ *	creation
+ * @refs: see "Lifetime" above
+ * @released: completed when @refs reaches zero and a destroyer waits
+ * @free_work: frees the conn when nobody waits for it
+ * @destroyed: set once by destroy; queued work then skips the handler
+ * @no_waiter: the destroyer does not wait: the last put frees
+ * @port: the port of the connection, once known
+ * @ah_attr: address of the peer (RoCE: holds a reference to its sgid_attr)
+ * @ah_valid: @ah_attr is set
+ * @ah: address handle built from @ah_attr for MADs to the peer, or NULL
+ * @pkey_index: P_Key index for MADs and the QP
+ * @listen: LISTEN state: our entry in the listen table
+ * @matched: passive side: the listen whose backlog slot we hold, or NULL
+ * @msg: the outstanding retried MAD (REQ, REP, DREQ, SIDR_REQ) or NULL
+ * @tid: TID of the current exchange
+ * @remote_ca_guid: the peer's CA GUID (host order)
+ * @remote_qpn: the peer's QPN
+ * @local_qpn: our QPN
+ * @sq_psn: our starting PSN
+ * @rq_psn: the peer's starting PSN
+ * @qp_type: connection's QP type
+ * @path_mtu: negotiated path MTU (enum ib_mtu)
+ * @responder_resources: what we grant as responder (after the swap)
+ * @initiator_depth: what we issue as initiator (after the swap)
+ * @retry_count: transport retry count
+ * @rnr_retry_count: RNR retry count
+ * @local_ack_timeout: the QP's local ACK timeout
+ * @cm_timeout_ms: how long we wait for the peer's CM per try
+ * @max_cm_retries: tries after the first
+ * @mra_timeout: what our MRA asks for; its PDCM_MRA_FLAG_DELAY bit says
+ *	"not sent yet"
+ * @mra_msg: which message we MRAed (PDCM_MSG_RESPONSE_*)
+ * @remote_id_node: in the remote-ID table, keyed (remote comm ID, GUID), or
+ *	for SIDR in the SIDR table, keyed (request ID, sender's GID)
+ * @remote_id_key: its key (remote.c)
+ * @remote_qp_node: in the remote-QPN table, keyed (remote QPN, GUID)
+ * @remote_qp_key: its key
+ * @sidr: this is a SIDR exchange (selects the table of @remote_id_node)
+ * @timewait_work: ends TIMEWAIT
+ * @list: in pdcm_cm.conns, for debugfs
+ * @created: jiffies at creation
+ */
+struct pdcm_conn {
+	struct pdcm_id id;
+	spinlock_t lock;	/* see @lock above */
+	refcount_t refs;
+	struct completion released;
+	struct work_struct free_work;
+	bool destroyed;
+	bool no_waiter;
+
+	struct pdcm_port *port;
+	struct rdma_ah_attr ah_attr;
+	bool ah_valid;
+	struct ib_ah *ah;
+	u16 pkey_index;
+
+	struct pdcm_listen *listen;
+	struct pdcm_listen *matched;
+
+	struct ib_mad_send_buf *msg;
+	u64 tid;
+	u64 remote_ca_guid;
+	u32 remote_qpn;
+	u32 local_qpn;
+	u32 sq_psn;
+	u32 rq_psn;
+	enum ib_qp_type qp_type;
+	u8 path_mtu;
+	u8 responder_resources;
+	u8 initiator_depth;
+	u8 retry_count;
+	u8 rnr_retry_count;
+	u8 local_ack_timeout;
+	unsigned int cm_timeout_ms;
+	u8 max_cm_retries;
+	u8 mra_timeout;
+	u8 mra_msg;
+
+	struct rb_node remote_id_node;
+	struct pdcm_remote_key remote_id_key;
+	struct rb_node remote_qp_node;
+	struct pdcm_remote_key remote_qp_key;
+	bool sidr;
+	struct delayed_work timewait_work;
+	struct list_head list;
+	unsigned long created;
+};
+
+static inline struct pdcm_conn *to_conn(struct pdcm_id *id)
+{
+	return container_of(id, struct pdcm_conn, id);
+}
+
+/**
+ * struct pdcm_transport_ops - how the CM reaches the wire
+ * @send: encode @msg and send it to @conn's peer; with @timeout_ms > 0 it
+ *	is retried @retries times and becomes @conn->msg until answered,
+ *	cancelled or timed out (reported through pdcm_cm_send_done())
+ * @cancel: stop retrying @conn->msg (its completion still comes)
+ * @extend: give @conn->msg @timeout_ms more before the next retry (MRA)
+ * @reply: send @msg to whoever sent @rx, outside any connection
+ * @peer_av: build @conn's address from @rx (passive side)
+ * @path_av: build @conn's address from a path (active side)
+ *
+ * mad.c implements these over the MAD layer; the KUnit suite pdcm_fsm
+ * implements them with a recorder.  Called without conn->lock held,
+ * except @cancel and @extend, which must not sleep.
+ */
+struct pdcm_transport_ops {
+	int (*send)(struct pdcm_conn *conn, const struct pdcm_msg *msg,
+		    unsigned int timeout_ms, unsigned int retries);
+	void (*cancel)(struct pdcm_conn *conn);
+	void (*extend)(struct pdcm_conn *conn, unsigned int timeout_ms);
+	int (*reply)(const struct pdcm_rx *rx, const struct pdcm_msg *msg);
+	int (*peer_av)(struct pdcm_conn *conn, const struct pdcm_rx *rx);
+	int (*path_av)(struct pdcm_conn *conn, struct sa_path_rec *path);
+};
+
+/* fsm.c */
+enum pdcm_fsm_event {
+	PDCM_EV_LISTEN,
+	PDCM_EV_SEND_REQ,
+	PDCM_EV_RX_REQ,
+	PDCM_EV_SEND_MRA,
+	PDCM_EV_RX_MRA,
+	PDCM_EV_SEND_REP,
+	PDCM_EV_RX_REP,
+	PDCM_EV_SEND_RTU,
+	PDCM_EV_RX_RTU,
+	PDCM_EV_COMM_EST,
+	PDCM_EV_SEND_REJ,
+	PDCM_EV_RX_REJ,
+	PDCM_EV_TIMEOUT,
+	PDCM_EV_SEND_DREQ,
+	PDCM_EV_RX_DREQ,
+	PDCM_EV_SEND_DREP,
+	PDCM_EV_RX_DREP,
+	PDCM_EV_TIMEWAIT_DONE,
+	PDCM_EV_SEND_SIDR_REQ,
+	PDCM_EV_RX_SIDR_REQ,
+	PDCM_EV_SEND_SIDR_REP,
+	PDCM_EV_RX_SIDR_REP,
+	PDCM_NUM_FSM_EVENTS
+};
+
+int pdcm_fsm_next(enum pdcm_state state, enum pdcm_fsm_event ev);
+int pdcm_fsm_step(struct pdcm_conn *conn, enum pdcm_fsm_event ev);
+const char *pdcm_fsm_event_name(enum pdcm_fsm_event ev);
+
+/* id.c */
+struct pdcm_conn *pdcm_conn_alloc(struct ib_device *device,
+				  pdcm_handler handler, void *context,
+				  gfp_t gfp);
+int pdcm_conn_hash(struct pdcm_conn *conn);
+struct pdcm_conn *pdcm_conn_get_by_local_id(u32 local_id);
+void pdcm_conn_get(struct pdcm_conn *conn);
+void pdcm_conn_put(struct pdcm_conn *conn);
+void pdcm_conn_destroy(struct pdcm_conn *conn, bool wait);
+int pdcm_conns_live(void);
+void pdcm_conns_show(struct seq_file *m);
+void pdcm_ids_init(void);
+void pdcm_ids_exit(void);
+
+/* conn.c */
+extern struct workqueue_struct *pdcm_wq;
+int pdcm_xmit(struct pdcm_conn *conn, struct pdcm_msg *msg,
+	      unsigned int timeout_ms, unsigned int retries);
+void pdcm_reply(const struct pdcm_rx *rx, struct pdcm_msg *msg);
+void pdcm_deliver(struct pdcm_conn *conn, struct pdcm_event *ev);
+unsigned int pdcm_retries(u8 wanted);
+u64 pdcm_new_tid(struct pdcm_conn *conn);
+u64 pdcm_node_guid(struct pdcm_port *port);
+
+/* mad.c */
+extern const struct pdcm_transport_ops pdcm_mad_ops;
+
+/* sidr.c */
+void pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
+			const struct pdcm_msg *msg);
+void pdcm_sidr_rep_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg);
+void pdcm_sidr_reply(const struct pdcm_rx *rx, const struct pdcm_msg *req,
+		     u8 status);
+
+/* path.c */
+void pdcm_path_to_wire(struct sa_path_rec *path, struct pdcm_path *w,
+		       u8 local_ack_timeout);
+void pdcm_wire_to_path(const struct pdcm_path *w, const struct pdcm_req *req,
+		       bool roce, struct sa_path_rec *path);
+void pdcm_parse_addr(const void *pdata, size_t len, __be64 service_id,
+		     struct pdcm_addr_info *addr);
+void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg);
+void pdcm_cm_send_done(struct pdcm_conn *conn, struct ib_mad_send_buf *msg,
+		       enum ib_wc_status status);
+void pdcm_timewait_work(struct work_struct *work);
+int pdcm_cm_init(void);
+void pdcm_cm_exit(void);
+
+#endif /* _PDCM_CM_H */

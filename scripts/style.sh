@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Style gates.
+#   style.sh checkpatch   checkpatch.pl --strict on every C source and header
+#   style.sh sparse       a C=1 build (sparse, endian checks) against the
+#                         stock headers; any sparse report fails
+#   style.sh spdx         every tracked source file starts with an SPDX line
+# Prints "PASS name" / "FAIL name" lines (check.sh counts them); exits 1 on
+# any failure.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+cd "$PDCM_TOP"
+
+src=$(pristine_source) || die "no kernel source for checkpatch"
+rc=0
+files() {
+	git ls-files -co --exclude-standard -- 'cm/*.[ch]' 'include/*.h' \
+		'tests/kunit/*.[ch]' 'tests/bench/*.[ch]' 'tests/ulp/*.[ch]' \
+		'ulp/*.[ch]' 2>/dev/null
+}
+
+case ${1:-} in
+checkpatch)
+	for f in $(files); do
+		out=$("$src/scripts/checkpatch.pl" --strict --no-tree --terse \
+		      --ignore FILE_PATH_CHANGES -f "$f" 2>&1)
+		if ! echo "$out" | grep -qE ': (ERROR|WARNING|CHECK):'; then
+			echo "PASS checkpatch.$f"
+		else
+			echo "FAIL checkpatch.$f"
+			echo "$out" | head -n 20 | sed 's/^/    /'
+			rc=1
+		fi
+	done
+	;;
+sparse)
+	kver=$(stock_kver) || exit 1
+	dir=$PDCM_TOP/build/sparse
+	mkdir -p "$dir"
+	rsync -a --delete --exclude /build --exclude /.git "$PDCM_TOP/" "$dir/"
+	log=$PDCM_TOP/build/logs/sparse.log
+	mkdir -p "$(dirname "$log")"
+	if make -C "/usr/src/linux-headers-$kver" M="$dir" C=2 CF=-D__CHECK_ENDIAN__ \
+		CONFIG_IB_PDCM=m modules >"$log" 2>&1 &&
+	   ! grep -E '(warning|error):' "$log" | grep -v '^make' >/dev/null; then
+		echo "PASS sparse"
+	else
+		echo "FAIL sparse"
+		grep -E '(warning|error):' "$log" | head -n 20 | sed 's/^/    /'
+		rc=1
+	fi
+	;;
+spdx)
+	for f in $(git ls-files -co --exclude-standard -- '*.c' '*.h' '*.sh' '*.py' \
+		   'Kbuild' '*/Kbuild' 'Makefile' 'Kconfig' '*.rst' '*.config' 'tests/vm/init'); do
+		if head -n 3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause'; then
+			continue
+		fi
+		echo "FAIL spdx.$f"
+		rc=1
+	done
+	[ $rc -eq 0 ] && echo "PASS spdx"
+	;;
+*)
+	die "usage: style.sh checkpatch|sparse|spdx"
+	;;
+esac
+exit $rc
