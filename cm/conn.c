@@ -328,8 +328,15 @@ static void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem)
 	spin_unlock_irq(&conn->lock);
 
 	if (state == PDCM_LISTEN && conn->listen) {
+		/*
+		 * Unlinked, then a grace period: a lookup that found the
+		 * listen before has taken its reference on this conn by now
+		 * (pdcm_rx_req()), so the destroyer's wait covers it.  The
+		 * listen itself may live on in unanswered children, which
+		 * hold it for their backlog slot only and never touch us.
+		 */
 		pdcm_ltab_remove(pdcm_listens, conn->listen);
-		/* ours: the last listen reference's release drops the conn's */
+		synchronize_rcu();
 		pdcm_listen_put(conn->listen);
 		conn->listen = NULL;
 		return;
@@ -448,12 +455,10 @@ int pdcm_listen(struct pdcm_id *id, const struct pdcm_listen_attr *attr)
 	if (ret < 0)
 		return ret;
 
-	pdcm_conn_get(conn);	/* the table's; dropped by its release */
+	/* The table's entry holds no reference on conn: see destroy. */
 	l = pdcm_ltab_insert(pdcm_listens, id->device, attr, conn);
-	if (IS_ERR(l)) {
-		pdcm_conn_put(conn);
+	if (IS_ERR(l))
 		return PTR_ERR(l);
-	}
 	spin_lock_irq(&conn->lock);
 	conn->listen = l;
 	conn->id.service_id = pdcm_listen_service_id(l);
@@ -465,7 +470,7 @@ EXPORT_SYMBOL_NS_GPL(pdcm_listen, PDCM);
 
 static void pdcm_listen_release(void *context)
 {
-	pdcm_conn_put(context);
+	/* the listening conn was not held by its entry: nothing to drop */
 }
 
 /* ---- REQ ------------------------------------------------------------ */
@@ -695,8 +700,14 @@ static void pdcm_req_work(struct pdcm_work *w)
 	struct pdcm_conn *conn, *old;
 	struct sa_path_rec path;
 	struct pdcm_event ev = {};
-	struct pdcm_conn *lconn = pdcm_listen_context(w->listen);
+	struct pdcm_conn *lconn = w->conn;
 
+	if (READ_ONCE(lconn->destroyed)) {	/* the listen went away */
+		pdcm_reject_req(&w->rx, req, w->msg.hdr.tid,
+				PDCM_REJ_INVALID_SERVICE_ID);
+		pdcm_listen_retire(w->listen);
+		return;
+	}
 	old = pdcm_remote_id_find(req->local_comm_id, req->local_ca_guid);
 	if (old) {
 		pdcm_dup_req(old, &w->rx, &w->msg);
@@ -1528,7 +1539,7 @@ static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,
 	struct pdcm_listen *l;
 	struct pdcm_work *w;
 	enum pdcm_admit admit;
-	struct pdcm_conn *dup;
+	struct pdcm_conn *dup, *lconn;
 
 	/*
 	 * A retried REQ goes to its conn before the listen and the backlog
@@ -1550,9 +1561,22 @@ static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,
 		return;
 	}
 
+	/*
+	 * The listening conn is referenced inside the same RCU section as
+	 * the lookup: its destroyer unlinks the listen and waits a grace
+	 * period before it waits for references (pdcm_destroy_protocol()).
+	 */
+	rcu_read_lock();
 	l = pdcm_ltab_lookup(pdcm_listens, rx->port->dev->ibdev,
 			     rx->port->port_num, cpu_to_be64(sid), pdata,
 			     PDCM_COMPARE_SIZE);
+	lconn = l ? pdcm_listen_context(l) : NULL;
+	if (lconn && !refcount_inc_not_zero(&lconn->refs)) {
+		pdcm_listen_put(l);
+		l = NULL;
+		lconn = NULL;
+	}
+	rcu_read_unlock();
 	if (!l) {
 		trace_pdcm_drop(msg->hdr.attr_id, req_id, "no listen");
 		if (sidr)
@@ -1572,15 +1596,18 @@ static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,
 		} else {
 			atomic_long_inc(&rx->port->cnt.backlog_dropped);
 		}
+		pdcm_conn_put(lconn);
 		pdcm_listen_put(l);
 		return;
 	}
 	w = pdcm_work_alloc(rx->port, sidr ? PDCM_WORK_SIDR_REQ : PDCM_WORK_REQ);
 	if (!w) {
 		pdcm_listen_retire(l);
+		pdcm_conn_put(lconn);
 		pdcm_listen_put(l);
 		return;
 	}
+	w->conn = lconn;	/* the listening conn, alive until the work ends */
 	w->listen = l;
 	w->rx = *rx;
 	w->msg = *msg;

@@ -117,7 +117,8 @@ static const union ib_gid *pdcm_sender_gid(const struct pdcm_rx *rx,
 
 /**
  * pdcm_sidr_req_work() - a SIDR_REQ matched listen @l
- * @l: the listen (the caller holds a reference and the backlog slot)
+ * @l: the listen (the caller holds a reference and the backlog slot,
+ *	and a reference on the listening conn, its context)
  * @rx: where it came from
  * @msg: the SIDR_REQ
  *
@@ -133,6 +134,10 @@ void pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
 	struct pdcm_conn *conn, *dup;
 	union ib_gid gid;
 
+	if (READ_ONCE(lconn->destroyed)) {	/* the listen went away */
+		pdcm_sidr_reply(rx, msg, PDCM_SIDR_UNSUPPORTED);
+		return;
+	}
 	conn = pdcm_conn_alloc(rx->port->dev->ibdev, lconn->id.handler,
 			       lconn->id.context, GFP_KERNEL);
 	if (!conn)

@@ -403,8 +403,11 @@ struct pdcm_event {
 
 /*
  * A handler runs in process context on pdcm's ordered workqueue, one event
- * at a time per id, in order.  It may call any pdcm_send_*() on @id but not
- * pdcm_destroy_id(@id): return non-zero instead and pdcm destroys the id.
+ * at a time per id, in order; it may sleep.  It may call any pdcm_send_*()
+ * on @id.  It must not call pdcm_destroy_id() on any id: destroy waits for
+ * the id's queued events, which run on the same queue after the handler.
+ * To destroy @id, return non-zero; to destroy others, defer to a work item
+ * of the ULP's own.
  */
 typedef int (*pdcm_handler)(struct pdcm_id *id, const struct pdcm_event *event);
 

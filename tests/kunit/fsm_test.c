@@ -735,11 +735,8 @@ static void fsm_exit(struct kunit *test)
 	int tries;
 
 	fsm_settle();
-	/*
-	 * Newest first: an unanswered passive id holds its listen, and
-	 * destroying the listen waits for it.
-	 */
-	for (i = f->nown; i-- > 0;)
+	/* Oldest first: a listen goes before the children it delivered. */
+	for (i = 0; i < f->nown; i++)
 		if (!f->own[i].gone) {
 			f->own[i].gone = true;
 			pdcm_destroy_id(f->own[i].id);
@@ -2297,6 +2294,35 @@ static void fsm_destroy_req_rcvd(struct kunit *test)
 	fsm_passive_req(f, f->peer_comm + 1, 0x112234);
 }
 
+/*
+ * The listener goes first while its child is unanswered: destroy returns
+ * at once, further REQs get INVALID_SERVICE_ID, and the child still
+ * answers and gives its backlog slot back when it goes.
+ */
+static void fsm_destroy_listen_before_child(struct kunit *test)
+{
+	struct fsm_fix *f = FIX(test);
+	struct pdcm_id *lid, *child;
+	struct pdcm_msg m;
+	struct fsm_sent *s;
+
+	lid = fsm_listen_backlog(f, f->sid, 1, 0);
+	child = fsm_passive_req(f, f->peer_comm, 0x113344);
+	fsm_destroy(f, lid);
+	f->nsent = 0;
+	fsm_mk_req(f, &m, f->peer_comm + 1, 0x113345);
+	fsm_rx_flush(f, &m);
+	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
+	s = fsm_last(f);
+	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_INVALID_SERVICE_ID);
+	KUNIT_EXPECT_EQ(test, child->state, PDCM_REQ_RCVD);
+	fsm_destroy(f, child);
+	s = fsm_last(f);
+	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_CONSUMER_DEFINED);
+}
+
 /* MRA_REQ_SENT: REJ CONSUMER_DEFINED with our comm ID. */
 static void fsm_destroy_mra_req_sent(struct kunit *test)
 {
@@ -2808,6 +2834,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_destroy_req_sent),
 	KUNIT_CASE(fsm_destroy_mra_req_rcvd),
 	KUNIT_CASE(fsm_destroy_req_rcvd),
+	KUNIT_CASE(fsm_destroy_listen_before_child),
 	KUNIT_CASE(fsm_destroy_mra_req_sent),
 	KUNIT_CASE(fsm_destroy_rep_sent),
 	KUNIT_CASE(fsm_destroy_rep_rcvd),
