@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Internals shared by the connection files: conn.c (ids, listen, helpers,
+ * delivery, timewait), handshake.c, disconnect.c and rx.c (work items and
+ * receive dispatch).  Nothing here is used outside those four files.
+ */
+#ifndef _PDCM_CONN_H
+#define _PDCM_CONN_H
+
+#include "cm.h"
+
+/**
+ * enum pdcm_work_kind - what a work item carries
+ * @PDCM_WORK_RX: a received message for an existing conn
+ * @PDCM_WORK_REQ: a REQ that matched a listen (no conn yet)
+ * @PDCM_WORK_SIDR_REQ: a SIDR_REQ that matched a listen (no conn yet)
+ * @PDCM_WORK_SEND_ERROR: the outstanding MAD of a conn failed
+ * @PDCM_WORK_USER_EST: pdcm_notify() established the connection
+ * @PDCM_WORK_DUP_REQ: a REQ for an existing passive conn (a retry)
+ */
+enum pdcm_work_kind {
+	PDCM_WORK_RX,
+	PDCM_WORK_REQ,
+	PDCM_WORK_SIDR_REQ,
+	PDCM_WORK_SEND_ERROR,
+	PDCM_WORK_USER_EST,
+	PDCM_WORK_DUP_REQ,
+};
+
+struct pdcm_work {
+	struct work_struct work;
+	enum pdcm_work_kind kind;
+	struct pdcm_conn *conn;
+	struct pdcm_listen *listen;
+	enum ib_wc_status status;
+	struct pdcm_rx rx;
+	struct pdcm_msg msg;
+};
+
+extern struct pdcm_ltab *pdcm_listens;
+void pdcm_listen_release(void *context);
+
+/* rx.c */
+struct pdcm_work *pdcm_work_alloc(struct pdcm_port *port,
+				  enum pdcm_work_kind kind);
+void pdcm_work_free(struct pdcm_work *w);
+void pdcm_work_queue(struct pdcm_work *w);
+
+/* conn.c */
+void pdcm_cancel(struct pdcm_conn *conn);
+void pdcm_rej_msg(struct pdcm_msg *m, u64 tid, u32 local_id, u32 remote_id,
+		  u8 msg_rejected, u16 reason, const void *ari, u8 ari_len,
+		  const void *pdata, u8 len);
+void pdcm_reject_req(const struct pdcm_rx *rx, const struct pdcm_req *req,
+		     u64 tid, u16 reason);
+u8 pdcm_msg_of_state(enum pdcm_state state);
+void pdcm_deliver_simple(struct pdcm_conn *conn, enum pdcm_event_type type,
+			 const void *pdata, u8 len);
+void pdcm_enter_timewait(struct pdcm_conn *conn);
+void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem);
+int pdcm_check_pdata(const void *pdata, u8 len, unsigned int max);
+
+/* handshake.c */
+void pdcm_req_work(struct pdcm_work *w);
+void pdcm_dup_req(struct pdcm_conn *dup, const struct pdcm_rx *rx,
+		  const struct pdcm_msg *msg);
+void pdcm_mra_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg);
+void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
+		 const struct pdcm_msg *msg);
+void pdcm_rtu_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg);
+
+/* disconnect.c */
+void pdcm_rej_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg);
+void pdcm_dreq_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
+		  const struct pdcm_msg *msg);
+void pdcm_drep_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg);
+void pdcm_send_drep_to(const struct pdcm_rx *rx, const struct pdcm_msg *dreq);
+void pdcm_send_error_work(struct pdcm_conn *conn, enum ib_wc_status status);
+
+#endif /* _PDCM_CONN_H */

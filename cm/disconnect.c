@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Leaving a connection: REJ (IBA Vol. 1 12.6.7), DREQ and DREP (12.9.7),
+ * and what a retried MAD that was never answered turns into.
+ */
+#include <linux/slab.h>
+#include <rdma/ib_mad.h>
+
+#include "cm.h"
+#include "conn.h"
+#include "device.h"
+#include "listen.h"
+#include "remote.h"
+#include "trace.h"
+
+/* ---- REJ ------------------------------------------------------------ */
+
+/**
+ * pdcm_send_rej() - reject a connection
+ * @id: an id in a state where the handshake is under way
+ * @reason: enum pdcm_rej_reason
+ * @ari: additional rejection information, or NULL
+ * @ari_len: up to 72 bytes
+ * @private_data: up to 148 bytes, or NULL
+ * @len: its length
+ *
+ * Context: any context that may take a spinlock.
+ * Return: 0 (the id is IDLE); -EINVAL in the wrong state or for bad
+ * parameters; the transport's error.
+ */
+int pdcm_send_rej(struct pdcm_id *id, u16 reason, const void *ari, u8 ari_len,
+		  const void *private_data, u8 len)
+{
+	struct pdcm_conn *conn = to_conn(id);
+	struct pdcm_listen *matched;
+	enum pdcm_state state;
+	unsigned long flags;
+	struct pdcm_msg *m;
+	int ret;
+
+	if (pdcm_check_pdata(ari, ari_len, PDCM_REJ_ARI_SIZE) ||
+	    pdcm_check_pdata(private_data, len, PDCM_REJ_PDATA_SIZE) || !reason)
+		return -EINVAL;
+	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	if (!m)
+		return -ENOMEM;
+	spin_lock_irqsave(&conn->lock, flags);
+	state = conn->id.state;
+	ret = pdcm_fsm_step(conn, PDCM_EV_SEND_REJ);
+	if (ret == PDCM_TIMEWAIT)	/* after our REP: the QP may be in use */
+		pdcm_enter_timewait(conn);
+	if (ret >= 0) {
+		pdcm_cancel(conn);
+		pdcm_rej_msg(m, conn->tid,
+			     state == PDCM_REQ_RCVD ? 0 : be32_to_cpu(conn->id.local_id),
+			     be32_to_cpu(conn->id.remote_id),
+			     pdcm_msg_of_state(state), reason, ari, ari_len,
+			     private_data, len);
+	}
+	matched = ret >= 0 ? conn->matched : NULL;
+	if (matched)
+		conn->matched = NULL;
+	spin_unlock_irqrestore(&conn->lock, flags);
+	if (matched) {
+		pdcm_listen_retire(matched);
+		pdcm_listen_put(matched);
+	}
+	if (ret >= 0)
+		ret = pdcm_xmit(conn, m, 0, 0);
+	kfree(m);
+	return ret < 0 ? ret : 0;
+}
+EXPORT_SYMBOL_NS_GPL(pdcm_send_rej, PDCM);
+
+void pdcm_rej_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
+{
+	const struct pdcm_rej *rej = &msg->rej;
+	struct pdcm_event ev = { .event = PDCM_REJ_RECEIVED };
+	struct pdcm_listen *matched = NULL;
+	int ret;
+
+	spin_lock_irq(&conn->lock);
+	ret = pdcm_fsm_step(conn, PDCM_EV_RX_REJ);
+	if (ret >= 0) {
+		pdcm_cancel(conn);
+		matched = conn->matched;
+		conn->matched = NULL;
+		if (ret == PDCM_TIMEWAIT)
+			pdcm_enter_timewait(conn);
+	}
+	spin_unlock_irq(&conn->lock);
+	if (matched) {
+		pdcm_listen_retire(matched);
+		pdcm_listen_put(matched);
+	}
+	if (ret < 0) {
+		trace_pdcm_drop(PDCM_ATTR_REJ, rej->remote_comm_id, "wrong state");
+		return;
+	}
+	if (ret == PDCM_IDLE)
+		pdcm_remote_unlink(conn);
+	ev.param.rej_rcvd.reason = rej->reason;
+	ev.param.rej_rcvd.ari = rej->ari;
+	ev.param.rej_rcvd.ari_length = rej->ari_len;
+	ev.private_data = rej->private_data;
+	ev.private_data_len = PDCM_REJ_PDATA_SIZE;
+	pdcm_deliver(conn, &ev);
+}
+
+/* ---- DREQ / DREP ------------------------------------------------------ */
+
+/**
+ * pdcm_send_dreq() - start disconnecting
+ * @id: an ESTABLISHED id
+ * @private_data: up to 220 bytes, or NULL
+ * @len: its length
+ *
+ * Context: any context that may take a spinlock.
+ * Return: 0 (the id is in DREQ_SENT); -EINVAL in the wrong state or for
+ * too much private data; the transport's error.
+ */
+int pdcm_send_dreq(struct pdcm_id *id, const void *private_data, u8 len)
+{
+	struct pdcm_conn *conn = to_conn(id);
+	unsigned long flags;
+	struct pdcm_msg *m;
+	int ret;
+
+	if (pdcm_check_pdata(private_data, len, PDCM_DREQ_PDATA_SIZE))
+		return -EINVAL;
+	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	if (!m)
+		return -ENOMEM;
+	spin_lock_irqsave(&conn->lock, flags);
+	ret = pdcm_fsm_step(conn, PDCM_EV_SEND_DREQ);
+	if (ret >= 0) {
+		conn->tid = pdcm_new_tid(conn);
+		pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_DREQ, conn->tid);
+		m->dreq.local_comm_id = be32_to_cpu(conn->id.local_id);
+		m->dreq.remote_comm_id = be32_to_cpu(conn->id.remote_id);
+		m->dreq.remote_qpn_eecn = conn->remote_qpn;
+		if (len)
+			memcpy(m->dreq.private_data, private_data, len);
+		m->dreq.private_data_len = len;
+	}
+	spin_unlock_irqrestore(&conn->lock, flags);
+	if (ret >= 0)
+		ret = pdcm_xmit(conn, m, conn->cm_timeout_ms,
+				pdcm_retries(conn->max_cm_retries));
+	kfree(m);
+	return ret < 0 ? ret : 0;
+}
+EXPORT_SYMBOL_NS_GPL(pdcm_send_dreq, PDCM);
+
+void pdcm_send_drep_to(const struct pdcm_rx *rx, const struct pdcm_msg *dreq)
+{
+	struct pdcm_msg m;
+
+	memset(&m, 0, sizeof(m));
+	pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_DREP, dreq->hdr.tid);
+	m.drep.local_comm_id = dreq->dreq.remote_comm_id;
+	m.drep.remote_comm_id = dreq->dreq.local_comm_id;
+	pdcm_reply(rx, &m);
+}
+
+void pdcm_dreq_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
+		  const struct pdcm_msg *msg)
+{
+	enum pdcm_state state;
+	int ret;
+
+	spin_lock_irq(&conn->lock);
+	state = conn->id.state;
+	ret = msg->dreq.remote_qpn_eecn == conn->local_qpn ?
+	      pdcm_fsm_step(conn, PDCM_EV_RX_DREQ) : -EINVAL;
+	if (ret >= 0) {
+		pdcm_cancel(conn);
+		conn->tid = msg->hdr.tid;
+	}
+	spin_unlock_irq(&conn->lock);
+	if (ret < 0) {
+		pdcm_count(rx->port->cnt.rx_dup, PDCM_ATTR_DREQ);
+		if (state == PDCM_TIMEWAIT)	/* our DREP was lost */
+			pdcm_send_drep_to(rx, msg);
+		return;
+	}
+	pdcm_deliver_simple(conn, PDCM_DREQ_RECEIVED, msg->dreq.private_data,
+			    PDCM_DREQ_PDATA_SIZE);
+}
+
+/**
+ * pdcm_send_drep() - answer a DREQ
+ * @id: an id in DREQ_RCVD
+ * @private_data: up to 224 bytes, or NULL
+ * @len: its length
+ *
+ * Context: any context that may take a spinlock.
+ * Return: 0 (the id is in TIMEWAIT); -EINVAL in the wrong state or for
+ * too much private data; the transport's error.
+ */
+int pdcm_send_drep(struct pdcm_id *id, const void *private_data, u8 len)
+{
+	struct pdcm_conn *conn = to_conn(id);
+	unsigned long flags;
+	struct pdcm_msg *m;
+	int ret;
+
+	if (pdcm_check_pdata(private_data, len, PDCM_DREP_PDATA_SIZE))
+		return -EINVAL;
+	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	if (!m)
+		return -ENOMEM;
+	spin_lock_irqsave(&conn->lock, flags);
+	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_DREP, conn->tid);
+	m->drep.local_comm_id = be32_to_cpu(conn->id.local_id);
+	m->drep.remote_comm_id = be32_to_cpu(conn->id.remote_id);
+	if (len)
+		memcpy(m->drep.private_data, private_data, len);
+	m->drep.private_data_len = len;
+	ret = pdcm_fsm_step(conn, PDCM_EV_SEND_DREP);
+	if (ret >= 0)
+		pdcm_enter_timewait(conn);
+	spin_unlock_irqrestore(&conn->lock, flags);
+	if (ret >= 0)
+		ret = pdcm_xmit(conn, m, 0, 0);
+	kfree(m);
+	return ret < 0 ? ret : 0;
+}
+EXPORT_SYMBOL_NS_GPL(pdcm_send_drep, PDCM);
+
+void pdcm_drep_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
+{
+	int ret;
+
+	spin_lock_irq(&conn->lock);
+	ret = pdcm_fsm_step(conn, PDCM_EV_RX_DREP);
+	if (ret >= 0) {
+		pdcm_cancel(conn);
+		pdcm_enter_timewait(conn);
+	}
+	spin_unlock_irq(&conn->lock);
+	if (ret < 0) {
+		pdcm_count(conn->port->cnt.rx_dup, PDCM_ATTR_DREP);
+		return;
+	}
+	pdcm_deliver_simple(conn, PDCM_DREP_RECEIVED, msg->drep.private_data,
+			    PDCM_DREP_PDATA_SIZE);
+}
+
+/* ---- send errors ------------------------------------------------------ */
+
+/**
+ * pdcm_cm_send_done() - the transport finished with a MAD of @conn
+ * @conn: the conn (the MAD's reference is the caller's to drop)
+ * @msg: the transport's handle of the MAD
+ * @status: IB_WC_SUCCESS, IB_WC_WR_FLUSH_ERR (cancelled) or the error
+ *	that ended its retries (IB_WC_RESP_TIMEOUT_ERR: no answer)
+ *
+ * Context: any (MAD send completion).
+ */
+void pdcm_cm_send_done(struct pdcm_conn *conn, struct ib_mad_send_buf *msg,
+		       enum ib_wc_status status)
+{
+	struct pdcm_work *w = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&conn->lock, flags);
+	if (msg && conn->msg == msg) {
+		conn->msg = NULL;
+		if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR)
+			w = pdcm_work_alloc(conn->port, PDCM_WORK_SEND_ERROR);
+	}
+	spin_unlock_irqrestore(&conn->lock, flags);
+	if (!w)
+		return;
+	pdcm_conn_get(conn);
+	w->conn = conn;
+	w->status = status;
+	pdcm_work_queue(w);
+}
+EXPORT_SYMBOL_IF_KUNIT(pdcm_cm_send_done);
+
+void pdcm_send_error_work(struct pdcm_conn *conn, enum ib_wc_status status)
+{
+	struct pdcm_event ev = { .param.send_status = status };
+	struct pdcm_listen *matched = NULL;
+	enum pdcm_state state;
+	int ret;
+
+	spin_lock_irq(&conn->lock);
+	state = conn->id.state;
+	ret = pdcm_fsm_step(conn, PDCM_EV_TIMEOUT);
+	if (ret == PDCM_TIMEWAIT)
+		pdcm_enter_timewait(conn);
+	if (ret >= 0) {
+		matched = conn->matched;
+		conn->matched = NULL;
+	}
+	spin_unlock_irq(&conn->lock);
+	if (matched) {
+		pdcm_listen_retire(matched);
+		pdcm_listen_put(matched);
+	}
+	if (ret < 0)
+		return;		/* answered meanwhile */
+	switch (state) {
+	case PDCM_REQ_SENT:
+	case PDCM_MRA_REQ_RCVD:
+		ev.event = PDCM_REQ_ERROR;
+		break;
+	case PDCM_REP_SENT:
+	case PDCM_MRA_REP_RCVD:
+		ev.event = PDCM_REP_ERROR;
+		break;
+	case PDCM_DREQ_SENT:
+		ev.event = PDCM_DREQ_ERROR;
+		break;
+	default:
+		ev.event = PDCM_SIDR_REQ_ERROR;
+		break;
+	}
+	if (ret == PDCM_IDLE)
+		pdcm_remote_unlink(conn);
+	pdcm_deliver(conn, &ev);
+}

@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The connection handshake: REQ, MRA, REP and RTU (IBA Vol. 1 12.6-12.7),
+ * both directions, and pdcm_notify() for a passive side whose QP saw data
+ * before the RTU.
+ */
+#include <linux/slab.h>
+#include <rdma/ib_mad.h>
+
+#include "cm.h"
+#include "conn.h"
+#include "device.h"
+#include "listen.h"
+#include "remote.h"
+#include "trace.h"
+
+/* ---- REQ ------------------------------------------------------------ */
+
+int pdcm_check_pdata(const void *pdata, u8 len, unsigned int max)
+{
+	return (len > max || (len && !pdata)) ? -EINVAL : 0;
+}
+
+static enum ib_qp_type pdcm_qp_type_of(const struct pdcm_req *req)
+{
+	switch (req->transport_type) {
+	case PDCM_TRANSPORT_UC:
+		return IB_QPT_UC;
+	case PDCM_TRANSPORT_EXT:
+		return IB_QPT_XRC_TGT;
+	default:
+		return IB_QPT_RC;
+	}
+}
+
+/**
+ * pdcm_send_req() - start a connection (active side)
+ * @id: an id in IDLE, created on the device of @param->primary_path
+ * @param: what to ask for
+ *
+ * Context: process context; may sleep (address resolution).
+ * Return: 0 (the id is in REQ_SENT); -EINVAL in the wrong state or for
+ * bad parameters (QPN or PSN over 24 bits, private data over 92 bytes,
+ * timeouts over 31, retries over 15); -ENODEV if pdcm does not run on the
+ * port; the transport's error.
+ */
+int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
+{
+	struct pdcm_conn *conn = to_conn(id);
+	struct sa_path_rec *path = param ? param->primary_path : NULL;
+	struct pdcm_port *port;
+	struct pdcm_msg *m;
+	unsigned int timeout;
+	int ret;
+
+	if (!param || !path || !id->device || param->qp_num >> 24 ||
+	    param->starting_psn >> 24 || param->remote_cm_response_timeout > 31 ||
+	    param->local_cm_response_timeout > 31 || param->retry_count > 7 ||
+	    param->rnr_retry_count > 7 || param->max_cm_retries > 15 ||
+	    pdcm_check_pdata(param->private_data, param->private_data_len,
+			     PDCM_REQ_PDATA_SIZE))
+		return -EINVAL;
+	if (param->qp_type != IB_QPT_RC && param->qp_type != IB_QPT_UC &&
+	    param->qp_type != IB_QPT_XRC_INI)
+		return -EINVAL;
+	spin_lock_irq(&conn->lock);
+	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_SEND_REQ);
+	spin_unlock_irq(&conn->lock);
+	if (ret < 0)
+		return ret;
+
+	port = pdcm_port_find(id->device, param->port);
+	if (!port)
+		return -ENODEV;
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	conn->port = port;
+	ret = port->ops->path_av(conn, path);
+	if (ret)
+		goto out;
+
+	conn->id.service_id = param->service_id;
+	conn->local_qpn = param->qp_num;
+	conn->sq_psn = param->starting_psn;
+	conn->qp_type = param->qp_type;
+	conn->path_mtu = path->mtu;
+	conn->responder_resources = param->responder_resources;
+	conn->initiator_depth = param->initiator_depth;
+	conn->retry_count = param->retry_count;
+	conn->rnr_retry_count = param->rnr_retry_count;
+	conn->local_ack_timeout = min_t(u8, path->packet_life_time + 1, 31);
+	conn->max_cm_retries = param->max_cm_retries;
+	conn->tid = pdcm_new_tid(conn);
+	/* We wait 2 * packet lifetime + the peer's response time per try. */
+	timeout = 2 * pdcm_timeout_ms(path->packet_life_time) +
+		  pdcm_timeout_ms(param->remote_cm_response_timeout);
+	conn->cm_timeout_ms = timeout;
+
+	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_REQ, conn->tid);
+	m->req.local_comm_id = be32_to_cpu(conn->id.local_id);
+	m->req.service_id = be64_to_cpu(param->service_id);
+	m->req.local_ca_guid = pdcm_node_guid(port);
+	m->req.local_qpn = param->qp_num;
+	m->req.responder_resources = param->responder_resources;
+	m->req.initiator_depth = param->initiator_depth;
+	m->req.remote_cm_response_timeout = param->remote_cm_response_timeout;
+	m->req.transport_type = param->qp_type == IB_QPT_UC ? PDCM_TRANSPORT_UC :
+				param->qp_type == IB_QPT_XRC_INI ? PDCM_TRANSPORT_EXT :
+				PDCM_TRANSPORT_RC;
+	m->req.ext_transport_type = param->qp_type == IB_QPT_XRC_INI ?
+				    PDCM_EXT_TRANSPORT_XRC : 0;
+	m->req.end_to_end_flow_control = !!param->flow_control;
+	m->req.starting_psn = param->starting_psn;
+	m->req.local_cm_response_timeout = param->local_cm_response_timeout;
+	m->req.retry_count = param->retry_count;
+	m->req.pkey = be16_to_cpu(path->pkey);
+	m->req.path_mtu = path->mtu;
+	m->req.rnr_retry_count = param->rnr_retry_count;
+	m->req.max_cm_retries = param->max_cm_retries;
+	m->req.srq = !!param->srq;
+	pdcm_path_to_wire(path, &m->req.primary_path, conn->local_ack_timeout);
+	if (param->private_data_len)
+		memcpy(m->req.private_data, param->private_data,
+		       param->private_data_len);
+	m->req.private_data_len = param->private_data_len;
+
+	spin_lock_irq(&conn->lock);
+	ret = pdcm_fsm_step(conn, PDCM_EV_SEND_REQ);
+	spin_unlock_irq(&conn->lock);
+	if (ret < 0)
+		goto out;
+	ret = pdcm_xmit(conn, m, timeout, pdcm_retries(param->max_cm_retries));
+	if (ret) {
+		spin_lock_irq(&conn->lock);
+		conn->id.state = PDCM_IDLE;
+		spin_unlock_irq(&conn->lock);
+	}
+out:
+	kfree(m);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(pdcm_send_req, PDCM);
+
+/*
+ * The REQ's fields into a new passive conn, swapped into the receiver's
+ * terms once, here.
+ */
+static void pdcm_req_to_conn(struct pdcm_conn *conn, const struct pdcm_req *req)
+{
+	conn->id.remote_id = cpu_to_be32(req->local_comm_id);
+	conn->id.service_id = cpu_to_be64(req->service_id);
+	conn->remote_ca_guid = req->local_ca_guid;
+	conn->remote_qpn = req->local_qpn;
+	conn->rq_psn = req->starting_psn;
+	conn->qp_type = pdcm_qp_type_of(req);
+	conn->path_mtu = req->path_mtu;
+	conn->responder_resources = req->initiator_depth;
+	conn->initiator_depth = req->responder_resources;
+	conn->retry_count = req->retry_count;
+	conn->rnr_retry_count = req->rnr_retry_count;
+	conn->local_ack_timeout = req->primary_path.local_ack_timeout;
+	conn->max_cm_retries = req->max_cm_retries;
+	/* The active side answers within its local CM response timeout. */
+	conn->cm_timeout_ms = pdcm_timeout_ms(req->local_cm_response_timeout);
+}
+
+static void pdcm_req_event(struct pdcm_conn *conn, const struct pdcm_req *req,
+			   struct pdcm_listen *l, struct pdcm_event *ev,
+			   struct sa_path_rec *path)
+{
+	struct pdcm_req_event_param *p = &ev->param.req_rcvd;
+	struct pdcm_conn *lconn = pdcm_listen_context(l);
+
+	ev->event = PDCM_REQ_RECEIVED;
+	ev->private_data = req->private_data;
+	ev->private_data_len = PDCM_REQ_PDATA_SIZE;
+	p->listen_id = &lconn->id;
+	p->listen_context = lconn->id.context;
+	p->port = conn->port->port_num;
+	pdcm_wire_to_path(&req->primary_path, req,
+			  rdma_protocol_roce(conn->port->dev->ibdev,
+					     conn->port->port_num), path);
+	p->primary_path = path;
+	p->remote_ca_guid = cpu_to_be64(req->local_ca_guid);
+	p->remote_qkey = req->local_qkey;
+	p->remote_qpn = req->local_qpn;
+	p->qp_type = conn->qp_type;
+	p->starting_psn = req->starting_psn;
+	p->responder_resources = conn->responder_resources;
+	p->initiator_depth = conn->initiator_depth;
+	p->local_cm_response_timeout = req->remote_cm_response_timeout;
+	p->remote_cm_response_timeout = req->local_cm_response_timeout;
+	p->flow_control = req->end_to_end_flow_control;
+	p->retry_count = req->retry_count;
+	p->rnr_retry_count = req->rnr_retry_count;
+	p->srq = req->srq;
+	pdcm_parse_addr(req->private_data, PDCM_REQ_PDATA_SIZE,
+			conn->id.service_id, &p->addr);
+}
+
+/* A second copy of a REQ we already own: answer as its state says. */
+void pdcm_dup_req(struct pdcm_conn *dup, const struct pdcm_rx *rx,
+		  const struct pdcm_msg *msg)
+{
+	struct pdcm_msg m;
+	enum pdcm_state state;
+	u8 mra;
+
+	pdcm_count(rx->port->cnt.rx_dup, PDCM_ATTR_REQ);
+	spin_lock_irq(&dup->lock);
+	state = dup->id.state;
+	mra = dup->mra_timeout;
+	dup->mra_timeout &= ~PDCM_MRA_FLAG_DELAY;
+	spin_unlock_irq(&dup->lock);
+
+	switch (state) {
+	case PDCM_MRA_REQ_SENT:
+		/* the first MRA of a delayed one goes out now */
+		memset(&m, 0, sizeof(m));
+		pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_MRA, dup->tid);
+		m.mra.local_comm_id = be32_to_cpu(dup->id.local_id);
+		m.mra.remote_comm_id = be32_to_cpu(dup->id.remote_id);
+		m.mra.msg_mraed = PDCM_MSG_RESPONSE_REQ;
+		m.mra.service_timeout = mra & 0x1f;
+		pdcm_xmit(dup, &m, 0, 0);
+		break;
+	case PDCM_TIMEWAIT:
+		pdcm_reject_req(rx, &msg->req, msg->hdr.tid, PDCM_REJ_STALE_CONN);
+		break;
+	default:
+		trace_pdcm_drop(PDCM_ATTR_REQ, msg->req.local_comm_id,
+				"duplicate");
+		break;
+	}
+}
+
+void pdcm_req_work(struct pdcm_work *w)
+{
+	const struct pdcm_req *req = &w->msg.req;
+	struct pdcm_conn *conn, *old;
+	struct sa_path_rec path;
+	struct pdcm_event ev = {};
+	struct pdcm_conn *lconn = w->conn;
+
+	if (READ_ONCE(lconn->destroyed)) {	/* the listen went away */
+		pdcm_reject_req(&w->rx, req, w->msg.hdr.tid,
+				PDCM_REJ_INVALID_SERVICE_ID);
+		pdcm_listen_retire(w->listen);
+		return;
+	}
+	old = pdcm_remote_id_find(req->local_comm_id, req->local_ca_guid);
+	if (old) {
+		pdcm_dup_req(old, &w->rx, &w->msg);
+		pdcm_conn_put(old);
+		pdcm_listen_retire(w->listen);
+		return;
+	}
+
+	conn = pdcm_conn_alloc(w->rx.port->dev->ibdev, lconn->id.handler,
+			       lconn->id.context, GFP_KERNEL);
+	if (!conn)
+		goto no_conn;
+	conn->port = w->rx.port;
+	conn->tid = w->msg.hdr.tid;
+	pdcm_req_to_conn(conn, req);
+	if (pdcm_conn_hash(conn) || w->rx.port->ops->peer_av(conn, &w->rx)) {
+		pdcm_conn_destroy(conn, true);
+		goto no_conn;
+	}
+	spin_lock_irq(&conn->lock);
+	pdcm_fsm_step(conn, PDCM_EV_RX_REQ);
+	spin_unlock_irq(&conn->lock);
+
+	old = pdcm_remote_id_insert(conn);
+	if (old) {		/* cannot happen on the ordered queue */
+		pdcm_conn_put(old);
+		goto reject;
+	}
+	old = pdcm_remote_qp_insert(conn);
+	if (old) {
+		/* A new REQ from a QP we think is connected: both are stale. */
+		pdcm_send_dreq(&old->id, NULL, 0);
+		pdcm_conn_put(old);
+		pdcm_reject_req(&w->rx, req, w->msg.hdr.tid, PDCM_REJ_STALE_CONN);
+		goto drop_conn;
+	}
+
+	conn->matched = w->listen;	/* holds the backlog slot */
+	w->listen = NULL;
+	pdcm_req_event(conn, req, conn->matched, &ev, &path);
+	pdcm_deliver(conn, &ev);	/* the ULP owns the conn now */
+	return;
+
+reject:
+	pdcm_reject_req(&w->rx, req, w->msg.hdr.tid, PDCM_REJ_NO_RESOURCES);
+drop_conn:
+	spin_lock_irq(&conn->lock);
+	conn->destroyed = true;
+	conn->id.state = PDCM_IDLE;
+	spin_unlock_irq(&conn->lock);
+	pdcm_conn_destroy(conn, true);
+	pdcm_listen_retire(w->listen);
+	return;
+no_conn:
+	/* No answer: the peer retries, as after -ENOMEM in a handler. */
+	pdcm_listen_retire(w->listen);
+}
+
+/* ---- MRA ------------------------------------------------------------ */
+
+/**
+ * pdcm_send_mra() - ask the peer for more time
+ * @id: an id in REQ_RCVD, REP_RCVD (or already MRAed)
+ * @service_timeout: the time asked for (5 bits), optionally ORed with
+ *	PDCM_MRA_FLAG_DELAY: then the MRA goes on the wire only when a
+ *	duplicate of the peer's message arrives (rdma_cm's behaviour)
+ * @private_data: up to 222 bytes, or NULL
+ * @len: its length
+ *
+ * Context: any context that may take a spinlock.
+ * Return: 0, -EINVAL in the wrong state or for bad parameters, or the
+ * transport's error.
+ */
+int pdcm_send_mra(struct pdcm_id *id, u8 service_timeout,
+		  const void *private_data, u8 len)
+{
+	struct pdcm_conn *conn = to_conn(id);
+	bool delay = service_timeout & PDCM_MRA_FLAG_DELAY;
+	unsigned long flags;
+	struct pdcm_msg *m;
+	int ret;
+
+	if ((service_timeout & ~PDCM_MRA_FLAG_DELAY) > 31 ||
+	    pdcm_check_pdata(private_data, len, PDCM_MRA_PDATA_SIZE))
+		return -EINVAL;
+	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	if (!m)
+		return -ENOMEM;
+	spin_lock_irqsave(&conn->lock, flags);
+	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_MRA, conn->tid);
+	m->mra.local_comm_id = be32_to_cpu(conn->id.local_id);
+	m->mra.remote_comm_id = be32_to_cpu(conn->id.remote_id);
+	m->mra.msg_mraed = pdcm_msg_of_state(conn->id.state);
+	m->mra.service_timeout = service_timeout & 0x1f;
+	if (len)
+		memcpy(m->mra.private_data, private_data, len);
+	m->mra.private_data_len = len;
+	ret = pdcm_fsm_step(conn, PDCM_EV_SEND_MRA);
+	if (ret >= 0)
+		conn->mra_timeout = service_timeout;
+	spin_unlock_irqrestore(&conn->lock, flags);
+	if (ret >= 0)
+		ret = delay ? 0 : pdcm_xmit(conn, m, 0, 0);
+	kfree(m);
+	return ret < 0 ? ret : 0;
+}
+EXPORT_SYMBOL_NS_GPL(pdcm_send_mra, PDCM);
+
+void pdcm_mra_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
+{
+	const struct pdcm_mra *mra = &msg->mra;
+	struct pdcm_event ev = { .event = PDCM_MRA_RECEIVED };
+	unsigned int extra;
+	bool ok;
+	int ret;
+
+	spin_lock_irq(&conn->lock);
+	ok = (mra->msg_mraed == PDCM_MSG_RESPONSE_REQ &&
+	      (conn->id.state == PDCM_REQ_SENT ||
+	       conn->id.state == PDCM_MRA_REQ_RCVD)) ||
+	     (mra->msg_mraed == PDCM_MSG_RESPONSE_REP &&
+	      (conn->id.state == PDCM_REP_SENT ||
+	       conn->id.state == PDCM_MRA_REP_RCVD));
+	ret = ok ? pdcm_fsm_step(conn, PDCM_EV_RX_MRA) : -EINVAL;
+	if (ret >= 0 && conn->msg) {
+		/* the peer's extra time, plus the packet's round trip */
+		extra = pdcm_timeout_ms(mra->service_timeout) +
+			pdcm_timeout_ms(conn->local_ack_timeout);
+		conn->port->ops->extend(conn, extra);
+	}
+	spin_unlock_irq(&conn->lock);
+	if (ret < 0) {
+		pdcm_count(conn->port->cnt.rx_dup, PDCM_ATTR_MRA);
+		return;
+	}
+	ev.param.mra_rcvd.service_timeout = mra->service_timeout;
+	ev.private_data = mra->private_data;
+	ev.private_data_len = PDCM_MRA_PDATA_SIZE;
+	pdcm_deliver(conn, &ev);
+}
+
+/* ---- REP ------------------------------------------------------------ */
+
+/**
+ * pdcm_send_rep() - accept a connection (passive side)
+ * @id: an id in REQ_RCVD or MRA_REQ_SENT
+ * @param: what to answer
+ *
+ * Context: any context that may take a spinlock.
+ * Return: 0 (the id is in REP_SENT); -EINVAL in the wrong state or for
+ * bad parameters; the transport's error.
+ */
+int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
+{
+	struct pdcm_conn *conn = to_conn(id);
+	struct pdcm_listen *matched;
+	unsigned long flags;
+	struct pdcm_msg *m;
+	int ret;
+
+	if (!param || param->qp_num >> 24 || param->starting_psn >> 24 ||
+	    param->failover_accepted > 2 || param->rnr_retry_count > 7 ||
+	    pdcm_check_pdata(param->private_data, param->private_data_len,
+			     PDCM_REP_PDATA_SIZE))
+		return -EINVAL;
+	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	if (!m)
+		return -ENOMEM;
+	spin_lock_irqsave(&conn->lock, flags);
+	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_SEND_REP);
+	if (ret < 0) {
+		spin_unlock_irqrestore(&conn->lock, flags);
+		kfree(m);
+		return ret;
+	}
+	conn->local_qpn = param->qp_num;
+	conn->sq_psn = param->starting_psn;
+	conn->responder_resources = param->responder_resources;
+	conn->initiator_depth = param->initiator_depth;
+	conn->rnr_retry_count = param->rnr_retry_count;
+	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_REP, conn->tid);
+	m->rep.local_comm_id = be32_to_cpu(conn->id.local_id);
+	m->rep.remote_comm_id = be32_to_cpu(conn->id.remote_id);
+	m->rep.local_qpn = param->qp_num;
+	m->rep.starting_psn = param->starting_psn;
+	m->rep.responder_resources = param->responder_resources;
+	m->rep.initiator_depth = param->initiator_depth;
+	m->rep.target_ack_delay = conn->local_ack_timeout;
+	m->rep.failover_accepted = param->failover_accepted;
+	m->rep.end_to_end_flow_control = !!param->flow_control;
+	m->rep.rnr_retry_count = param->rnr_retry_count;
+	m->rep.srq = !!param->srq;
+	m->rep.local_ca_guid = pdcm_node_guid(conn->port);
+	if (param->private_data_len)
+		memcpy(m->rep.private_data, param->private_data,
+		       param->private_data_len);
+	m->rep.private_data_len = param->private_data_len;
+	pdcm_fsm_step(conn, PDCM_EV_SEND_REP);
+	matched = conn->matched;
+	conn->matched = NULL;
+	spin_unlock_irqrestore(&conn->lock, flags);
+
+	if (matched) {		/* answered: the backlog slot is free */
+		pdcm_listen_retire(matched);
+		pdcm_listen_put(matched);
+	}
+	ret = pdcm_xmit(conn, m, conn->cm_timeout_ms,
+			pdcm_retries(conn->max_cm_retries));
+	kfree(m);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(pdcm_send_rep, PDCM);
+
+static void pdcm_rep_to_conn(struct pdcm_conn *conn, const struct pdcm_rep *rep)
+{
+	conn->id.remote_id = cpu_to_be32(rep->local_comm_id);
+	conn->remote_ca_guid = rep->local_ca_guid;
+	conn->remote_qpn = rep->local_qpn;
+	conn->rq_psn = rep->starting_psn;
+	/* the REP grants us what it calls its initiator depth, and v.v. */
+	conn->responder_resources = min(conn->responder_resources,
+					rep->initiator_depth);
+	conn->initiator_depth = min(conn->initiator_depth,
+				    rep->responder_resources);
+	conn->rnr_retry_count = rep->rnr_retry_count;
+}
+
+/* A REP we already have: the RTU (or MRA) was lost, send it again. */
+static void pdcm_dup_rep(struct pdcm_conn *conn)
+{
+	struct pdcm_msg m;
+	enum pdcm_state state;
+
+	pdcm_count(conn->port->cnt.rx_dup, PDCM_ATTR_REP);
+	spin_lock_irq(&conn->lock);
+	state = conn->id.state;
+	spin_unlock_irq(&conn->lock);
+	memset(&m, 0, sizeof(m));
+	if (state == PDCM_ESTABLISHED) {
+		pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_RTU, conn->tid);
+		m.rtu.local_comm_id = be32_to_cpu(conn->id.local_id);
+		m.rtu.remote_comm_id = be32_to_cpu(conn->id.remote_id);
+	} else if (state == PDCM_MRA_REP_SENT) {
+		pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_MRA, conn->tid);
+		m.mra.local_comm_id = be32_to_cpu(conn->id.local_id);
+		m.mra.remote_comm_id = be32_to_cpu(conn->id.remote_id);
+		m.mra.msg_mraed = PDCM_MSG_RESPONSE_REP;
+		m.mra.service_timeout = conn->mra_timeout & 0x1f;
+	} else {
+		return;
+	}
+	pdcm_xmit(conn, &m, 0, 0);
+}
+
+void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
+		 const struct pdcm_msg *msg)
+{
+	const struct pdcm_rep *rep = &msg->rep;
+	struct pdcm_event ev = { .event = PDCM_REP_RECEIVED };
+	struct pdcm_rep_event_param *p = &ev.param.rep_rcvd;
+	struct pdcm_conn *old;
+	int ret;
+
+	spin_lock_irq(&conn->lock);
+	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_RX_REP);
+	if (ret >= 0) {
+		pdcm_cancel(conn);
+		pdcm_rep_to_conn(conn, rep);
+		pdcm_fsm_step(conn, PDCM_EV_RX_REP);
+	}
+	spin_unlock_irq(&conn->lock);
+	if (ret < 0) {
+		pdcm_dup_rep(conn);
+		return;
+	}
+	old = pdcm_remote_qp_insert(conn);
+	if (old) {
+		/* The passive QP is still connected to someone: stale. */
+		pdcm_conn_put(old);
+		pdcm_send_rej(&conn->id, PDCM_REJ_STALE_CONN, NULL, 0, NULL, 0);
+		ev.event = PDCM_REJ_RECEIVED;
+		ev.param.rej_rcvd.reason = PDCM_REJ_STALE_CONN;
+		pdcm_deliver(conn, &ev);
+		return;
+	}
+	old = pdcm_remote_id_insert(conn);
+	if (old)
+		pdcm_conn_put(old);
+
+	p->remote_ca_guid = cpu_to_be64(rep->local_ca_guid);
+	p->remote_qkey = rep->local_qkey;
+	p->remote_qpn = rep->local_qpn;
+	p->starting_psn = rep->starting_psn;
+	p->responder_resources = conn->responder_resources;
+	p->initiator_depth = conn->initiator_depth;
+	p->target_ack_delay = rep->target_ack_delay;
+	p->failover_accepted = rep->failover_accepted;
+	p->flow_control = rep->end_to_end_flow_control;
+	p->rnr_retry_count = rep->rnr_retry_count;
+	p->srq = rep->srq;
+	ev.private_data = rep->private_data;
+	ev.private_data_len = PDCM_REP_PDATA_SIZE;
+	pdcm_deliver(conn, &ev);
+}
+
+/* ---- RTU ------------------------------------------------------------ */
+
+/**
+ * pdcm_send_rtu() - complete the handshake (active side)
+ * @id: an id in REP_RCVD or MRA_REP_SENT
+ * @private_data: up to 224 bytes, or NULL
+ * @len: its length
+ *
+ * Context: any context that may take a spinlock.
+ * Return: 0 (the id is ESTABLISHED); -EINVAL in the wrong state or for
+ * too much private data; the transport's error.
+ */
+int pdcm_send_rtu(struct pdcm_id *id, const void *private_data, u8 len)
+{
+	struct pdcm_conn *conn = to_conn(id);
+	unsigned long flags;
+	struct pdcm_msg *m;
+	int ret;
+
+	if (pdcm_check_pdata(private_data, len, PDCM_RTU_PDATA_SIZE))
+		return -EINVAL;
+	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	if (!m)
+		return -ENOMEM;
+	spin_lock_irqsave(&conn->lock, flags);
+	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_RTU, conn->tid);
+	m->rtu.local_comm_id = be32_to_cpu(conn->id.local_id);
+	m->rtu.remote_comm_id = be32_to_cpu(conn->id.remote_id);
+	if (len)
+		memcpy(m->rtu.private_data, private_data, len);
+	m->rtu.private_data_len = len;
+	ret = pdcm_fsm_step(conn, PDCM_EV_SEND_RTU);
+	spin_unlock_irqrestore(&conn->lock, flags);
+	if (ret >= 0)
+		ret = pdcm_xmit(conn, m, 0, 0);
+	kfree(m);
+	return ret < 0 ? ret : 0;
+}
+EXPORT_SYMBOL_NS_GPL(pdcm_send_rtu, PDCM);
+
+void pdcm_rtu_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
+{
+	int ret;
+
+	spin_lock_irq(&conn->lock);
+	ret = pdcm_fsm_step(conn, PDCM_EV_RX_RTU);
+	if (ret >= 0)
+		pdcm_cancel(conn);
+	spin_unlock_irq(&conn->lock);
+	if (ret < 0) {
+		pdcm_count(conn->port->cnt.rx_dup, PDCM_ATTR_RTU);
+		return;
+	}
+	pdcm_deliver_simple(conn, PDCM_RTU_RECEIVED, msg->rtu.private_data,
+			    PDCM_RTU_PDATA_SIZE);
+}
+
+/**
+ * pdcm_notify() - tell the CM what the QP saw
+ * @id: the id
+ * @event: IB_EVENT_COMM_EST: data arrived before the RTU, the connection
+ *	is established (passive side, REP_SENT or MRA_REP_RCVD)
+ *
+ * The USER_ESTABLISHED event follows on pdcm_wq.
+ *
+ * Context: any context that may take a spinlock (QP event handlers).
+ * Return: 0, or -EINVAL in the wrong state or for another event.
+ */
+int pdcm_notify(struct pdcm_id *id, enum ib_event_type event)
+{
+	struct pdcm_conn *conn = to_conn(id);
+	struct pdcm_work *w;
+	unsigned long flags;
+	int ret;
+
+	if (event != IB_EVENT_COMM_EST)
+		return -EINVAL;
+	w = pdcm_work_alloc(conn->port, PDCM_WORK_USER_EST);
+	if (!w)
+		return -ENOMEM;
+	spin_lock_irqsave(&conn->lock, flags);
+	ret = pdcm_fsm_step(conn, PDCM_EV_COMM_EST);
+	if (ret >= 0)
+		pdcm_cancel(conn);
+	spin_unlock_irqrestore(&conn->lock, flags);
+	if (ret < 0) {
+		pdcm_work_free(w);
+		return ret;
+	}
+	/* USER_ESTABLISHED goes through pdcm_wq, in order with the rest */
+	pdcm_conn_get(conn);
+	w->conn = conn;
+	pdcm_work_queue(w);
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(pdcm_notify, PDCM);

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Receive dispatch and pdcm_wq.  A received MAD is matched to its owner
+ * without allocating -- a REQ or SIDR_REQ to a listen that admits it, any
+ * other message to a live local comm ID -- and only then queued as a work
+ * item holding references.  Every work item runs on pdcm_wq, one ordered
+ * workqueue: the transitions of all ids, and every ULP handler, run there
+ * one at a time, in order.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <kunit/visibility.h>
+#include <linux/slab.h>
+#include <rdma/ib_mad.h>
+
+#include "cm.h"
+#include "conn.h"
+#include "device.h"
+#include "listen.h"
+#include "remote.h"
+#include "trace.h"
+
+struct workqueue_struct *pdcm_wq;
+EXPORT_SYMBOL_IF_KUNIT(pdcm_wq);
+static atomic_t pdcm_pending_work = ATOMIC_INIT(0);
+
+/* ---- work items ---------------------------------------------------- */
+
+static void pdcm_work_fn(struct work_struct *work);
+
+struct pdcm_work *pdcm_work_alloc(struct pdcm_port *port,
+				  enum pdcm_work_kind kind)
+{
+	struct pdcm_work *w;
+
+	if (atomic_inc_return(&pdcm_pending_work) > PDCM_MAX_PENDING_WORK) {
+		atomic_dec(&pdcm_pending_work);
+		if (port)
+			atomic_long_inc(&port->cnt.rx_dropped);
+		return NULL;
+	}
+	w = kzalloc(sizeof(*w), GFP_ATOMIC);
+	if (!w) {
+		atomic_dec(&pdcm_pending_work);
+		return NULL;
+	}
+	INIT_WORK(&w->work, pdcm_work_fn);
+	w->kind = kind;
+	return w;
+}
+
+void pdcm_work_free(struct pdcm_work *w)
+{
+	if (w->conn)
+		pdcm_conn_put(w->conn);
+	if (w->listen)
+		pdcm_listen_put(w->listen);
+	kfree(w);
+	atomic_dec(&pdcm_pending_work);
+}
+
+void pdcm_work_queue(struct pdcm_work *w)
+{
+	queue_work(pdcm_wq, &w->work);
+}
+
+/* ---- receive dispatch --------------------------------------------------- */
+
+static void pdcm_rx_work(struct pdcm_work *w)
+{
+	struct pdcm_conn *conn = w->conn;
+
+	/* A conn that never sent anything (a listen): nobody knows its ID. */
+	if (!conn->port) {
+		atomic_long_inc(&w->rx.port->cnt.rx_dropped);
+		return;
+	}
+	switch (w->msg.hdr.attr_id) {
+	case PDCM_ATTR_MRA:
+		pdcm_mra_rx(conn, &w->msg);
+		break;
+	case PDCM_ATTR_REJ:
+		pdcm_rej_rx(conn, &w->msg);
+		break;
+	case PDCM_ATTR_REP:
+		pdcm_rep_rx(conn, &w->rx, &w->msg);
+		break;
+	case PDCM_ATTR_RTU:
+		pdcm_rtu_rx(conn, &w->msg);
+		break;
+	case PDCM_ATTR_DREQ:
+		pdcm_dreq_rx(conn, &w->rx, &w->msg);
+		break;
+	case PDCM_ATTR_DREP:
+		pdcm_drep_rx(conn, &w->msg);
+		break;
+	case PDCM_ATTR_SIDR_REP:
+		pdcm_sidr_rep_rx(conn, &w->msg);
+		break;
+	}
+}
+
+static void pdcm_work_fn(struct work_struct *work)
+{
+	struct pdcm_work *w = container_of(work, struct pdcm_work, work);
+
+	switch (w->kind) {
+	case PDCM_WORK_REQ:
+		pdcm_req_work(w);
+		break;
+	case PDCM_WORK_SIDR_REQ:
+		pdcm_sidr_req_work(w->listen, &w->rx, &w->msg);
+		pdcm_listen_retire(w->listen);	/* SIDR holds no slot past here */
+		break;
+	case PDCM_WORK_RX:
+		pdcm_rx_work(w);
+		break;
+	case PDCM_WORK_SEND_ERROR:
+		pdcm_send_error_work(w->conn, w->status);
+		break;
+	case PDCM_WORK_USER_EST:
+		pdcm_deliver_simple(w->conn, PDCM_USER_ESTABLISHED, NULL, 0);
+		break;
+	case PDCM_WORK_DUP_REQ:
+		pdcm_dup_req(w->conn, &w->rx, &w->msg);
+		break;
+	}
+	pdcm_work_free(w);
+}
+
+/* The comm ID a message names as ours. */
+static u32 pdcm_our_id(const struct pdcm_msg *msg)
+{
+	switch (msg->hdr.attr_id) {
+	case PDCM_ATTR_MRA:
+		return msg->mra.remote_comm_id;
+	case PDCM_ATTR_REJ:
+		return msg->rej.remote_comm_id;
+	case PDCM_ATTR_REP:
+		return msg->rep.remote_comm_id;
+	case PDCM_ATTR_RTU:
+		return msg->rtu.remote_comm_id;
+	case PDCM_ATTR_DREQ:
+		return msg->dreq.remote_comm_id;
+	case PDCM_ATTR_DREP:
+		return msg->drep.remote_comm_id;
+	case PDCM_ATTR_SIDR_REP:
+		return msg->sidr_rep.request_id;
+	default:
+		return 0;
+	}
+}
+
+/* Messages naming a comm ID we do not know get the answer ib_cm gives. */
+static void pdcm_rx_unknown(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
+{
+	struct pdcm_msg m;
+
+	atomic_long_inc(&rx->port->cnt.rx_dropped);
+	trace_pdcm_drop(msg->hdr.attr_id, pdcm_our_id(msg), "unknown comm ID");
+	switch (msg->hdr.attr_id) {
+	case PDCM_ATTR_REP:
+	case PDCM_ATTR_RTU:
+		pdcm_rej_msg(&m, msg->hdr.tid, 0, msg->rep.local_comm_id,
+			     msg->hdr.attr_id == PDCM_ATTR_REP ?
+			     PDCM_MSG_RESPONSE_REP : PDCM_MSG_RESPONSE_OTHER,
+			     PDCM_REJ_INVALID_COMM_ID, NULL, 0, NULL, 0);
+		pdcm_reply(rx, &m);
+		break;
+	case PDCM_ATTR_DREQ:
+		pdcm_send_drep_to(rx, msg);
+		break;
+	}
+}
+
+static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,
+			bool sidr)
+{
+	const void *pdata = sidr ? msg->sidr_req.private_data : msg->req.private_data;
+	u64 sid = sidr ? msg->sidr_req.service_id : msg->req.service_id;
+	u32 req_id = sidr ? msg->sidr_req.request_id : msg->req.local_comm_id;
+	struct pdcm_listen *l;
+	struct pdcm_work *w;
+	enum pdcm_admit admit;
+	struct pdcm_conn *dup, *lconn;
+
+	/*
+	 * A retried REQ goes to its conn before the listen and the backlog
+	 * are consulted: it takes no slot, and it must get its (delayed) MRA
+	 * or STALE_CONN answer even while the backlog is full.
+	 */
+	dup = sidr ? NULL : pdcm_remote_id_find(msg->req.local_comm_id,
+						 msg->req.local_ca_guid);
+	if (dup) {
+		w = pdcm_work_alloc(rx->port, PDCM_WORK_DUP_REQ);
+		if (!w) {
+			pdcm_conn_put(dup);
+			return;
+		}
+		w->conn = dup;
+		w->rx = *rx;
+		w->msg = *msg;
+		pdcm_work_queue(w);
+		return;
+	}
+
+	/*
+	 * The listening conn is referenced inside the same RCU section as
+	 * the lookup: its destroyer unlinks the listen and waits a grace
+	 * period before it waits for references (pdcm_destroy_protocol()).
+	 */
+	rcu_read_lock();
+	l = pdcm_ltab_lookup(pdcm_listens, rx->port->dev->ibdev,
+			     rx->port->port_num, cpu_to_be64(sid), pdata,
+			     PDCM_COMPARE_SIZE);
+	lconn = l ? pdcm_listen_context(l) : NULL;
+	if (lconn && !refcount_inc_not_zero(&lconn->refs)) {
+		pdcm_listen_put(l);
+		l = NULL;
+		lconn = NULL;
+	}
+	rcu_read_unlock();
+	if (!l) {
+		trace_pdcm_drop(msg->hdr.attr_id, req_id, "no listen");
+		if (sidr)
+			pdcm_sidr_reply(rx, msg, PDCM_SIDR_UNSUPPORTED);
+		else
+			pdcm_reject_req(rx, &msg->req, msg->hdr.tid,
+					PDCM_REJ_INVALID_SERVICE_ID);
+		return;
+	}
+	admit = pdcm_listen_admit(l);
+	if (admit != PDCM_ADMIT_DELIVER) {
+		trace_pdcm_drop(msg->hdr.attr_id, req_id, "backlog full");
+		if (admit == PDCM_ADMIT_REJECT && !sidr) {
+			atomic_long_inc(&rx->port->cnt.backlog_rejected);
+			pdcm_reject_req(rx, &msg->req, msg->hdr.tid,
+					PDCM_REJ_NO_RESOURCES);
+		} else {
+			atomic_long_inc(&rx->port->cnt.backlog_dropped);
+		}
+		pdcm_conn_put(lconn);
+		pdcm_listen_put(l);
+		return;
+	}
+	w = pdcm_work_alloc(rx->port, sidr ? PDCM_WORK_SIDR_REQ : PDCM_WORK_REQ);
+	if (!w) {
+		pdcm_listen_retire(l);
+		pdcm_conn_put(lconn);
+		pdcm_listen_put(l);
+		return;
+	}
+	w->conn = lconn;	/* the listening conn, alive until the work ends */
+	w->listen = l;
+	w->rx = *rx;
+	w->msg = *msg;
+	pdcm_work_queue(w);
+}
+
+/**
+ * pdcm_cm_rx() - a decoded CM MAD arrived
+ * @rx: where it came from
+ * @msg: the message, validated by the codec
+ *
+ * A REQ or SIDR_REQ must match a listen and pass its backlog before any
+ * state is allocated for it; any other message must name a live local
+ * comm ID.  Only then is a work item queued.
+ *
+ * Context: process context (MAD receive handler); does not sleep.
+ */
+void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
+{
+	struct pdcm_conn *conn;
+	struct pdcm_work *w;
+	u32 ours;
+
+	pdcm_count(rx->port->cnt.rx, msg->hdr.attr_id);
+	trace_pdcm_mad(false, msg->hdr.attr_id, 0, 0, msg->hdr.tid);
+	switch (msg->hdr.attr_id) {
+	case PDCM_ATTR_REQ:
+		pdcm_rx_req(rx, msg, false);
+		return;
+	case PDCM_ATTR_SIDR_REQ:
+		pdcm_rx_req(rx, msg, true);
+		return;
+	case PDCM_ATTR_LAP:
+	case PDCM_ATTR_APR:
+		atomic_long_inc(&rx->port->cnt.rx_dropped);
+		trace_pdcm_drop(msg->hdr.attr_id, 0, "path migration unsupported");
+		return;
+	}
+
+	ours = pdcm_our_id(msg);
+	if (!ours && msg->hdr.attr_id == PDCM_ATTR_REJ &&
+	    msg->rej.reason == PDCM_REJ_TIMEOUT && msg->rej.ari_len >= 8)
+		/* the peer gave up on its REQ before it learnt our ID */
+		conn = pdcm_remote_id_find(msg->rej.local_comm_id,
+					   be64_to_cpu(*(__be64 *)msg->rej.ari));
+	else
+		conn = ours ? pdcm_conn_get_by_local_id(ours) : NULL;
+	if (!conn) {
+		pdcm_rx_unknown(rx, msg);
+		return;
+	}
+	w = pdcm_work_alloc(rx->port, PDCM_WORK_RX);
+	if (!w) {
+		pdcm_conn_put(conn);
+		return;
+	}
+	w->conn = conn;
+	w->rx = *rx;
+	w->msg = *msg;
+	pdcm_work_queue(w);
+}
+EXPORT_SYMBOL_IF_KUNIT(pdcm_cm_rx);
+
+/**
+ * pdcm_cm_init() - the workqueue and the listen table
+ *
+ * Context: module init.
+ * Return: 0 or -ENOMEM.
+ */
+int pdcm_cm_init(void)
+{
+	pdcm_ids_init();
+	pdcm_wq = alloc_ordered_workqueue("pdcm", WQ_MEM_RECLAIM);
+	if (!pdcm_wq)
+		return -ENOMEM;
+	pdcm_listens = pdcm_ltab_create(pdcm_listen_release);
+	if (!pdcm_listens) {
+		destroy_workqueue(pdcm_wq);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * pdcm_cm_exit() - undo pdcm_cm_init()
+ *
+ * Context: module exit, after the ib_client is gone.
+ */
+void pdcm_cm_exit(void)
+{
+	destroy_workqueue(pdcm_wq);
+	pdcm_ltab_destroy(pdcm_listens);
+	pdcm_ids_exit();
+}
