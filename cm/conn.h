@@ -2,7 +2,7 @@
 /*
  * Internals shared by the connection files: conn.c (ids, listen, helpers,
  * delivery, timewait), handshake.c, disconnect.c and rx.c (work items and
- * receive dispatch).  Nothing here is used outside those four files.
+ * receive dispatch); debugfs.c reads pdcm_listens.
  */
 #ifndef _PDCM_CONN_H
 #define _PDCM_CONN_H

@@ -4,6 +4,9 @@
  *
  *   ports	one line per CM-capable port pdcm has seen on a kept device:
  *		"<device> <port> claimed|refused(<errno>) rx=<MADs received>"
+ *   listens	the listen table: each mask's subtable in probe order and
+ *		its listens (service ID/mask, scope, compare bytes,
+ *		matched/delivered/dropped, backlog)
  *   connections	one line per pdcm_id: comm IDs, state, service ID,
  *		QPNs, the peer's GID and the id's age
  *
@@ -13,8 +16,10 @@
 #include <linux/seq_file.h>
 
 #include "cm.h"
+#include "conn.h"
 #include "debugfs.h"
 #include "device.h"
+#include "listen.h"
 
 static struct dentry *pdcm_debugfs_root;
 
@@ -44,6 +49,13 @@ static int pdcm_ports_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(pdcm_ports);
 
+static int pdcm_listens_show(struct seq_file *m, void *unused)
+{
+	pdcm_ltab_show(m, pdcm_listens);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pdcm_listens);
+
 static int pdcm_connections_show(struct seq_file *m, void *unused)
 {
 	pdcm_conns_show(m);
@@ -56,6 +68,8 @@ void pdcm_debugfs_init(void)
 	pdcm_debugfs_root = debugfs_create_dir("pdcm", NULL);
 	debugfs_create_file("ports", 0444, pdcm_debugfs_root, NULL,
 			    &pdcm_ports_fops);
+	debugfs_create_file("listens", 0444, pdcm_debugfs_root, NULL,
+			    &pdcm_listens_fops);
 	debugfs_create_file("connections", 0444, pdcm_debugfs_root, NULL,
 			    &pdcm_connections_fops);
 }
