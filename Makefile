@@ -3,10 +3,18 @@
 # Out-of-tree entry point for pdcm.  The kernel build itself is driven by
 # ./Kbuild; this file only picks the kernel tree and names the jobs.
 #
-#   make [KDIR=...]     build cm/ib_pdcm.ko (and the test module where the
-#                       kernel has KUnit) against KDIR
+#   make [KDIR=...]     build cm/ib_pdcm.ko, the test ULP and (where the
+#                       kernel has KUnit) the test module against KDIR
 #   make check          the whole test suite: KUnit kernel + stock-kernel VMs
 #   make demo           boot a stock Debian guest and show pdcm working on rxe
+#   make install        build the production modules (no test modules) and
+#                       install them into /lib/modules/<rel>/updates, depmod;
+#                       INSTALL_MOD_PATH=DIR stages into DIR instead
+#   make install-modprobe-conf   etc/modprobe.d/pdcm.conf (keeps ib_cm off)
+#   make dkms-src       copy the sources to $(DKMS_SRC)/pdcm-<version>
+#   make dkms           dkms-src, then dkms add/build/install on this machine
+#   make docs           kernel-doc + reStructuredText into build/docs/
+# Documentation/install.rst explains each of them and how to go back.
 
 ifneq ($(KERNELRELEASE),)
 include $(src)/Kbuild
@@ -20,15 +28,76 @@ kdir-has = $(shell grep -qs '^$(1)=[ym]' $(KDIR)/.config && echo m)
 PDCM_CONFIG := CONFIG_IB_PDCM=m
 PDCM_CONFIG += CONFIG_IB_PDCM_KUNIT_TEST=$(call kdir-has,CONFIG_KUNIT)
 PDCM_CONFIG += CONFIG_IB_PDCM_BENCHMARK=$(BENCH)
+PDCM_CONFIG += CONFIG_IB_PDCM_TEST_ULP=m
+PDCM_CONFIG += CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m
+
+# What `make install` (and dkms.conf, by the same list) builds: ib_pdcm and
+# the ULP shims; never tests/kunit, tests/ulp, tests/bench.
+PDCM_INSTALL_CONFIG := CONFIG_IB_PDCM=m CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m \
+	CONFIG_IB_PDCM_KUNIT_TEST= CONFIG_IB_PDCM_BENCHMARK= CONFIG_IB_PDCM_TEST_ULP=
+INSTALL_MOD_DIR ?= updates
+# The release modules are installed under (Debian's headers have a different
+# include/config/kernel.release, e.g. 6.1.192 for 6.1.0-57-amd64).
+KRELEASE = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+		$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+PDCM_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMS_SRC ?= /usr/src
+MODPROBE_CONF := $(INSTALL_MOD_PATH)/etc/modprobe.d/pdcm.conf
 
 .PHONY: all modules clean check check-kunit check-vm check-uml demo bench deps style sparse
+.PHONY: kdir install uninstall install-modprobe-conf uninstall-modprobe-conf
+.PHONY: dkms-src dkms docs
 
 all: modules
 
-modules:
+kdir:
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
 		{ echo "pdcm: no kernel tree: install linux-headers-amd64 or pass KDIR=" >&2; exit 1; }
+
+modules: kdir
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PDCM_CONFIG) modules
+
+# modules_install copies what modules.order lists, so the tree is rebuilt
+# with the production set first.  Its own depmod is skipped without
+# System.map, which headers packages lack ("Warning: ... Skipping depmod"):
+# depmod runs here instead, on the staged root if any.
+# It signs only where the kernel's signing key is there (a kernel you built;
+# a distribution's headers have none: dkms signs with its own MOK key).
+install: kdir
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PDCM_INSTALL_CONFIG) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PDCM_INSTALL_CONFIG) \
+		$(if $(wildcard $(KDIR)/certs/signing_key.x509),,CONFIG_MODULE_SIG_ALL=) \
+		INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KRELEASE)
+
+uninstall: kdir
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/cm/ib_pdcm.ko \
+	      $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/ulp/sdp/*.ko \
+	      $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/ulp/kdapl/*.ko
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KRELEASE)
+
+install-modprobe-conf:
+	install -D -m 0644 etc/modprobe.d/pdcm.conf $(MODPROBE_CONF)
+
+uninstall-modprobe-conf:
+	rm -f $(MODPROBE_CONF)
+
+# The DKMS source tree: the sources without build output (Kbuild's clean
+# walks tests/ too, so they come along; dkms.conf does not build them).
+dkms-src:
+	rm -rf $(DKMS_SRC)/pdcm-$(PDCM_VERSION)
+	mkdir -p $(DKMS_SRC)/pdcm-$(PDCM_VERSION)
+	rsync -a --exclude /build --exclude /.git --exclude '*.o' --exclude '*.ko' \
+		--exclude '.*.cmd' --exclude '*.mod*' --exclude modules.order \
+		--exclude Module.symvers ./ $(DKMS_SRC)/pdcm-$(PDCM_VERSION)/
+
+dkms: dkms-src
+	dkms add -m pdcm -v $(PDCM_VERSION) --sourcetree $(DKMS_SRC)
+	dkms build -m pdcm -v $(PDCM_VERSION) -k $(KRELEASE) --kernelsourcedir $(KDIR)
+	dkms install -m pdcm -v $(PDCM_VERSION) -k $(KRELEASE) --kernelsourcedir $(KDIR)
+
+docs:
+	scripts/docs.sh
 
 clean:
 	@if [ -n "$(KDIR)" -a -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
@@ -50,7 +119,7 @@ check-uml:
 	scripts/check.sh uml
 
 style:
-	scripts/style.sh checkpatch && scripts/style.sh spdx
+	scripts/style.sh checkpatch && scripts/style.sh spdx && scripts/style.sh kerneldoc
 
 sparse:
 	scripts/style.sh sparse

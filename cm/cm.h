@@ -88,8 +88,10 @@ struct pdcm_rx {
  * @remote_ca_guid: the peer's CA GUID (host order)
  * @remote_qpn: the peer's QPN
  * @local_qpn: our QPN
- * @sq_psn: our starting PSN
- * @rq_psn: the peer's starting PSN
+ * @sq_psn: PSN our QP sends from: the starting PSN of the peer's REQ or
+ *	REP (a message's starting PSN is what its sender receives from, as
+ *	ib_cm and rdma_cm have it)
+ * @rq_psn: PSN our QP receives from: the one we sent in our REQ or REP
  * @qp_type: connection's QP type
  * @path_mtu: negotiated path MTU (enum ib_mtu)
  * @responder_resources: what we grant as responder (after the swap)

@@ -33,9 +33,29 @@ struct pdcm_ltab *pdcm_listens;
 static atomic_t pdcm_tid_seq = ATOMIC_INIT(0);
 
 static unsigned int max_cm_retries = 15;
-module_param(max_cm_retries, uint, 0444);
+
+/* The REQ field is 4 bits: refuse a cap the wire cannot carry. */
+static int pdcm_set_max_cm_retries(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v > 15) {
+		pr_err("max_cm_retries=%s refused: must be an integer 0..15\n", val);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static const struct kernel_param_ops pdcm_max_cm_retries_ops = {
+	.set = pdcm_set_max_cm_retries,
+	.get = param_get_uint,
+};
+
+module_param_cb(max_cm_retries, &pdcm_max_cm_retries_ops, &max_cm_retries, 0444);
+__MODULE_PARM_TYPE(max_cm_retries, "uint");
 MODULE_PARM_DESC(max_cm_retries,
-		 "Cap on the CM retries of any message, 0..15 (default 15)");
+		 "Cap on the CM retries of any message, 0..15 (default 15); other values are refused");
 u64 pdcm_new_tid(struct pdcm_conn *conn)
 {
 	return (u64)atomic_inc_return(&pdcm_tid_seq) << 32 |
@@ -336,8 +356,11 @@ void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem)
  *
  * Sends what the protocol requires in the id's state (see
  * pdcm_destroy_protocol()), waits for a handler of the id that is running
- * and for every MAD in flight, and frees the id.  Must not be called from
- * the id's own handler: return non-zero from the handler instead.
+ * and for every MAD in flight, and frees the id.  For a listen this
+ * includes a REQ or SIDR_REQ event being delivered for it; no event of
+ * the id starts after destroy began and none runs once it returns.  The
+ * listen's unanswered children are not waited for: they stay the ULP's.
+ * Must not be called from any handler (see pdcm_handler).
  *
  * Context: process context; sleeps.
  */
@@ -363,7 +386,8 @@ EXPORT_SYMBOL_NS_GPL(pdcm_destroy_id, PDCM);
  *	backlog); see struct pdcm_listen_attr
  *
  * REQ and SIDR_REQ events for the listen arrive at @id's handler on a new
- * id each, whose handler and context start as @id's.
+ * id each, whose handler and context start as @id's.  @attr and its
+ * compare are copied: the caller may free them on return.
  *
  * Context: process context; may sleep.
  * Return: 0; -EINVAL in the wrong state or for bad attributes;

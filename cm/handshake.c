@@ -82,7 +82,7 @@ int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 
 	conn->id.service_id = param->service_id;
 	conn->local_qpn = param->qp_num;
-	conn->sq_psn = param->starting_psn;
+	conn->rq_psn = param->starting_psn;	/* we receive from it */
 	conn->qp_type = param->qp_type;
 	conn->path_mtu = path->mtu;
 	conn->responder_resources = param->responder_resources;
@@ -152,7 +152,7 @@ static void pdcm_req_to_conn(struct pdcm_conn *conn, const struct pdcm_req *req)
 	conn->id.service_id = cpu_to_be64(req->service_id);
 	conn->remote_ca_guid = req->local_ca_guid;
 	conn->remote_qpn = req->local_qpn;
-	conn->rq_psn = req->starting_psn;
+	conn->sq_psn = req->starting_psn;	/* the peer receives from it */
 	conn->qp_type = pdcm_qp_type_of(req);
 	conn->path_mtu = req->path_mtu;
 	conn->responder_resources = req->initiator_depth;
@@ -425,7 +425,7 @@ int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 		return ret;
 	}
 	conn->local_qpn = param->qp_num;
-	conn->sq_psn = param->starting_psn;
+	conn->rq_psn = param->starting_psn;
 	conn->responder_resources = param->responder_resources;
 	conn->initiator_depth = param->initiator_depth;
 	conn->rnr_retry_count = param->rnr_retry_count;
@@ -467,7 +467,7 @@ static void pdcm_rep_to_conn(struct pdcm_conn *conn, const struct pdcm_rep *rep)
 	conn->id.remote_id = cpu_to_be32(rep->local_comm_id);
 	conn->remote_ca_guid = rep->local_ca_guid;
 	conn->remote_qpn = rep->local_qpn;
-	conn->rq_psn = rep->starting_psn;
+	conn->sq_psn = rep->starting_psn;
 	/* the REP grants us what it calls its initiator depth, and v.v. */
 	conn->responder_resources = min(conn->responder_resources,
 					rep->initiator_depth);

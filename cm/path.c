@@ -228,6 +228,13 @@ static bool pdcm_state_in(enum pdcm_state s, const enum pdcm_state *set, int n)
  * reference is the id's): use @attr before destroying the id, and do not
  * rdma_destroy_ah_attr() it.  ib_cm behaves the same.
  *
+ * PSNs follow ib_cm: the starting PSN in a REQ or REP is the one its
+ * sender's QP receives from, so RTR's rq_psn is the one this side sent and
+ * RTS's sq_psn the one the peer sent.  On the passive side rq_psn is known
+ * only once pdcm_send_rep() has sent it: modify to RTR after
+ * pdcm_send_rep(), or before it with @attr->rq_psn set to the starting PSN
+ * that pdcm_send_rep() will carry (what rdma_cm does).
+ *
  * Context: any context that may take a spinlock.
  * Return: 0, or -EINVAL if the id's state does not allow that QP state
  * yet (RTR needs the peer's QPN, from the REQ or the REP).
@@ -241,9 +248,10 @@ int pdcm_init_qp_attr(struct pdcm_id *id, struct ib_qp_attr *attr, int *mask)
 	static const enum pdcm_state rtr_ok[] = {
 		PDCM_REQ_RCVD, PDCM_MRA_REQ_SENT, PDCM_REP_SENT, PDCM_MRA_REP_RCVD,
 		PDCM_REP_RCVD, PDCM_MRA_REP_SENT, PDCM_ESTABLISHED };
+	/* as ib_cm: the passive side may go to RTS before it sends the REP */
 	static const enum pdcm_state rts_ok[] = {
-		PDCM_REP_SENT, PDCM_MRA_REP_RCVD, PDCM_REP_RCVD, PDCM_MRA_REP_SENT,
-		PDCM_ESTABLISHED };
+		PDCM_REQ_RCVD, PDCM_MRA_REQ_SENT, PDCM_REP_SENT, PDCM_MRA_REP_RCVD,
+		PDCM_REP_RCVD, PDCM_MRA_REP_SENT, PDCM_ESTABLISHED };
 	struct pdcm_conn *conn = to_conn(id);
 	bool rc, ok;
 	unsigned long flags;

@@ -6,7 +6,8 @@
 #   check.sh kunit   KUnit suites in the debug KUnit kernel (KASAN, lockdep)
 #   check.sh vm      VM scenarios on Debian's stock kernel with rxe
 #   check.sh uml     the KUnit suites the upstream way (kunit.py, UML)
-#   check.sh style   checkpatch --strict, sparse, SPDX lines
+#   check.sh dkms    packaging: make install staged, DKMS, the dkms guest
+#   check.sh style   checkpatch --strict, sparse, SPDX lines, kernel-doc
 # Ends with one line "N passed, N failed, N skipped" counting every KUnit
 # case, every VM scenario case, every host-side step (module builds) and
 # two health cases per guest; exits non-zero if anything failed.
@@ -70,6 +71,30 @@ guest() {
 	guest_count "$1"
 }
 
+# guests KERNEL INITRD TIMEOUT "NAME|WORDS"...: independent single guests,
+# VM_PARALLEL at a time (one vCPU each: default, one per host core), then
+# counted in the order given.
+VM_PARALLEL=${VM_PARALLEL:-$JOBS}
+guests() {
+	local k=$1 i=$2 t=$3 spec n
+	shift 3
+	local pids=() names=()
+	for spec in "$@"; do
+		n=${spec%%|*}
+		guest_boot "$n" "$k" "$i" "$t" "${spec#*|}" &
+		pids+=($!)
+		names+=("$n")
+		if [ ${#pids[@]} -ge "$VM_PARALLEL" ]; then
+			wait "${pids[0]}"
+			pids=("${pids[@]:1}")
+		fi
+	done
+	wait
+	for n in "${names[@]}"; do
+		guest_count "$n"
+	done
+}
+
 # The harness checks itself first: its KTAP reader must fail broken guests.
 check_host() {
 	local l
@@ -101,7 +126,7 @@ guest_pair() {
 # Style gates: checkpatch --strict per file, sparse, SPDX lines.
 check_style() {
 	local g l
-	for g in checkpatch sparse spdx; do
+	for g in checkpatch sparse spdx kerneldoc; do
 		while read -r l; do
 			case $l in
 			"PASS "*) record PASS "style.${l#PASS }" ;;
@@ -115,22 +140,51 @@ check_style() {
 check_kunit() {
 	local kdir initrd=$PDCM_TOP/build/kunit.cpio.gz
 	kdir=$(scripts/kunit-kernel.sh) || { record FAIL kernel.kunit; return; }
-	build_pdcm kunit "$kdir" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_KUNIT_TEST=m || return
+	build_pdcm kunit "$kdir" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
+		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_KUNIT_TEST=m || return
 	scripts/initramfs.sh kunit "$kdir" "$BUILT" "$initrd" || { record FAIL initramfs.kunit; return; }
 	local bz=$kdir/arch/x86/boot/bzImage dbg="panic_on_warn=1 kasan_multi_shot"
-	guest kunit "$bz" "$initrd" 600 "$dbg pdcmvm.scenario=kunit"
-	guest kunit_module "$bz" "$initrd" 180 "$dbg pdcmvm.scenario=module"
+	# the suites, then the module and connection scenarios under KASAN,
+	# lockdep and panic_on_warn
+	local s specs=("kunit|$dbg pdcmvm.scenario=kunit" "kunit_module|$dbg pdcmvm.scenario=module")
+	for s in ulp_rc ulp_sidr ulp_rej ulp_leak; do
+		specs+=("kunit_$s|$dbg pdcmvm.scenario=$s")
+	done
+	guests "$bz" "$initrd" 600 "${specs[@]}"
 }
 
 check_vm() {
 	local stock kver initrd=$PDCM_TOP/build/stock.cpio.gz
 	stock=$(scripts/stock-kernel.sh) || { record FAIL kernel.stock; return; }
 	kver=$(cat "$stock/kver")
-	build_pdcm stock "/usr/src/linux-headers-$kver" CONFIG_IB_PDCM=m || return
+	build_pdcm stock "/usr/src/linux-headers-$kver" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
+		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m || return
 	scripts/initramfs.sh stock "$stock" "$BUILT" "$initrd" || { record FAIL initramfs.stock; return; }
-	VM_MEM=512 guest stock_module "$stock/vmlinux" "$initrd" 120 "pdcmvm.scenario=module"
 	VM_MEM=512 guest_pair mad_rx_peer "pdcmvm.scenario=mad_rx_peer" \
 		mad_rx_pdcm "pdcmvm.scenario=mad_rx_pdcm" "$stock/vmlinux" "$initrd" 120
+	# one guest each: the module, its parameters, and pdcm on both ends of
+	# rxe loopback through the test ULP's real QPs
+	local s specs=("stock_module|pdcmvm.scenario=module" "stock_params|pdcmvm.scenario=params")
+	for s in ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_demo; do
+		specs+=("stock_$s|pdcmvm.scenario=$s")
+	done
+	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 180 "${specs[@]}"
+}
+
+# Packaging (scripts/install.sh): `make install` into a staging root, DKMS
+# in a throwaway root, then a guest whose only ib_pdcm is the DKMS one.
+check_dkms() {
+	local stock l
+	stock=$(scripts/stock-kernel.sh) || { record FAIL kernel.stock; return; }
+	while read -r l; do
+		case $l in
+		"PASS "*) record PASS "${l#PASS }" ;;
+		"FAIL "*) record FAIL "${l#FAIL }" ;;
+		*) echo "$l" ;;
+		esac
+	done < <(scripts/install.sh check "$stock" 2>&1)
+	[ -f build/dkms.cpio.gz ] || return
+	VM_MEM=512 guest stock_dkms "$stock/vmlinux" build/dkms.cpio.gz 120 "pdcmvm.scenario=dkms"
 }
 
 check_uml() {
@@ -151,12 +205,13 @@ cd "$PDCM_TOP"
 scripts/deps.sh || die "dependency install failed"
 t0=$SECONDS
 case $what in
-all) check_host; check_style; check_kunit; check_vm; check_uml ;;
+all) check_host; check_style; check_kunit; check_vm; check_dkms; check_uml ;;
 kunit) check_host; check_kunit ;;
-vm) check_host; check_vm ;;
+vm) check_host; check_vm; check_dkms ;;
+dkms) check_dkms ;;
 uml) check_uml ;;
 style) check_style ;;
-*) die "usage: check.sh all|kunit|vm|uml|style" ;;
+*) die "usage: check.sh all|kunit|vm|dkms|uml|style" ;;
 esac
 log "total $((SECONDS - t0)) s; logs in $LOGS"
 echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"

@@ -15,12 +15,12 @@ dir=$PDCM_TOP/build/demo
 mkdir -p "$dir" build/logs
 rsync -a --delete --exclude /build --exclude /.git "$PDCM_TOP/" "$dir/"
 log "building ib_pdcm.ko for $kver"
-make -s -C "/usr/src/linux-headers-$kver" M="$dir" CONFIG_IB_PDCM=m modules >build/logs/demo-build.log 2>&1 ||
+make -s -C "/usr/src/linux-headers-$kver" M="$dir" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m modules >build/logs/demo-build.log 2>&1 ||
 	{ cat build/logs/demo-build.log; die "build failed"; }
 scripts/initramfs.sh stock "$stock" "$dir" build/demo.cpio.gz
 log "booting Debian $kver under qemu (TCG) with rdma_rxe"
 log=build/logs/demo.log
-VM_MEM=512 vm_run "$log" "$stock/vmlinux" build/demo.cpio.gz 120 "pdcmvm.scenario=demo" || true
+VM_MEM=512 vm_run "$log" "$stock/vmlinux" build/demo.cpio.gz 120 "pdcmvm.scenario=ulp_demo" || true
 sed -n 's/^\[[ 0-9.]*\] pdcm-demo: //p' "$log"
 python3 tests/vm/ktap.py "$log" demo >build/logs/demo.ktap || { cat build/logs/demo.ktap; die "demo failed (see $log)"; }
 log "demo passed; console log: $log"

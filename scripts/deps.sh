@@ -25,6 +25,9 @@ pkgs=(
 	ibverbs-utils		# guest: ibv_devinfo, ibv_rc_pingpong
 	rdmacm-utils		# guest: rping, ucmatose, udaddy, rdma_client/server
 	rsync			# per-kernel build copies of the tree
+	dkms			# check.sh dkms: DKMS build/install into a throwaway root
+	openssl			# dkms: signs the module with a throwaway key, as on a host
+	python3-docutils	# make docs: rst2html, errors and warnings fail the build
 )
 
 missing=()

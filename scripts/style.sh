@@ -6,6 +6,8 @@
 #   style.sh sparse       a C=1 build (sparse, endian checks) against the
 #                         stock headers; any sparse report fails
 #   style.sh spdx         every tracked source file starts with an SPDX line
+#   style.sh kerneldoc    the kernel's scripts/kernel-doc -none -v (every
+#                         warning, Return: included) per shipped C file
 # Prints "PASS name" / "FAIL name" lines (check.sh counts them); exits 1 on
 # any failure.
 set -uo pipefail
@@ -42,7 +44,8 @@ sparse)
 	log=$PDCM_TOP/build/logs/sparse.log
 	mkdir -p "$(dirname "$log")"
 	if make -C "/usr/src/linux-headers-$kver" M="$dir" C=2 CF=-D__CHECK_ENDIAN__ \
-		CONFIG_IB_PDCM=m modules >"$log" 2>&1 &&
+		CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m CONFIG_IB_PDCM_SDP=m \
+		CONFIG_IB_PDCM_KDAPL=m modules >"$log" 2>&1 &&
 	   ! grep -E '(warning|error):' "$log" | grep -v '^make' >/dev/null; then
 		echo "PASS sparse"
 	else
@@ -62,8 +65,21 @@ spdx)
 	done
 	[ $rc -eq 0 ] && echo "PASS spdx"
 	;;
+kerneldoc)
+	for f in $(git ls-files -co --exclude-standard -- 'cm/*.[ch]' 'include/*.h' \
+		   'ulp/*.[ch]' 2>/dev/null); do
+		out=$("$src/scripts/kernel-doc" -none -v "$f" 2>&1 | grep -E ': (warning|error):')
+		if [ -z "$out" ]; then
+			echo "PASS kerneldoc.$f"
+		else
+			echo "FAIL kerneldoc.$f"
+			echo "$out" | head -n 20 | sed 's/^/    /'
+			rc=1
+		fi
+	done
+	;;
 *)
-	die "usage: style.sh checkpatch|sparse|spdx"
+	die "usage: style.sh checkpatch|sparse|spdx|kerneldoc"
 	;;
 esac
 exit $rc

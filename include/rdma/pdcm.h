@@ -138,6 +138,23 @@ int pdcm_sdp_hello_parse(const void *pdata, size_t len, __be64 service_id,
 
 /**
  * enum pdcm_state - state of a pdcm_id (IBA Vol. 1 12.9, ib_cm's names)
+ * @PDCM_IDLE: not connected, not listening
+ * @PDCM_LISTEN: listening (pdcm_listen())
+ * @PDCM_REQ_SENT: active side, REQ sent, waiting for REP
+ * @PDCM_REQ_RCVD: passive side, REQ delivered, waiting for the ULP
+ * @PDCM_MRA_REQ_SENT: passive side, MRA sent for the REQ
+ * @PDCM_MRA_REQ_RCVD: active side, the peer sent MRA for our REQ
+ * @PDCM_REP_SENT: passive side, REP sent, waiting for RTU
+ * @PDCM_REP_RCVD: active side, REP delivered, waiting for the ULP's RTU
+ * @PDCM_MRA_REP_SENT: active side, MRA sent for the REP
+ * @PDCM_MRA_REP_RCVD: passive side, the peer sent MRA for our REP
+ * @PDCM_ESTABLISHED: connected
+ * @PDCM_DREQ_SENT: DREQ sent, waiting for DREP
+ * @PDCM_DREQ_RCVD: DREQ delivered, waiting for the ULP's DREP
+ * @PDCM_TIMEWAIT: disconnected, the QP's messages may still be in flight
+ * @PDCM_SIDR_REQ_SENT: SIDR_REQ sent, waiting for SIDR_REP
+ * @PDCM_SIDR_REQ_RCVD: SIDR_REQ delivered, waiting for the ULP's SIDR_REP
+ * @PDCM_NUM_STATES: number of states (not a state)
  */
 enum pdcm_state {
 	PDCM_IDLE,
@@ -176,8 +193,11 @@ enum pdcm_state {
  * @PDCM_SIDR_REQ_ERROR: our SIDR_REQ was not answered after all retries
  * @PDCM_SIDR_REQ_RECEIVED: a SIDR_REQ matched a listen; new id
  * @PDCM_SIDR_REP_RECEIVED: the answer to our SIDR_REQ
- * @PDCM_SEND_ERROR: a MAD could not be sent at all (no address handle,
- *	post failure); @send_status holds the work completion status
+ * @PDCM_SEND_ERROR: reserved for a MAD that fails outside an exchange;
+ *	pdcm does not raise it today: a retried REQ, REP, DREQ or SIDR_REQ
+ *	that fails comes as its own *_ERROR event with @send_status, and a
+ *	send that cannot be posted fails the pdcm_send_*() call itself
+ * @PDCM_NUM_EVENTS: number of event types (not an event)
  */
 enum pdcm_event_type {
 	PDCM_REQ_ERROR,
@@ -263,7 +283,8 @@ struct pdcm_id;
  * @remote_qkey: Q_Key of the active side (UC/RD only)
  * @remote_qpn: the active side's QPN
  * @qp_type: IB_QPT_RC, IB_QPT_UC or IB_QPT_XRC_TGT
- * @starting_psn: the active side's starting PSN
+ * @starting_psn: the PSN the active side receives from; ours to send
+ *	from (RTS's sq_psn from pdcm_init_qp_attr())
  * @responder_resources: what the receiver may grant as responder: the
  *	REQ's initiator depth (the swap is done once, in pdcm)
  * @initiator_depth: the REQ's responder resources
@@ -302,7 +323,8 @@ struct pdcm_req_event_param {
  * @remote_ca_guid: the passive side's CA GUID
  * @remote_qkey: its Q_Key
  * @remote_qpn: its QPN
- * @starting_psn: its starting PSN
+ * @starting_psn: the PSN the passive side receives from; ours to send
+ *	from
  * @responder_resources: the REP's initiator depth (swapped)
  * @initiator_depth: the REP's responder resources (swapped)
  * @target_ack_delay: the passive side's target ACK delay
@@ -443,7 +465,8 @@ int pdcm_listen(struct pdcm_id *id, const struct pdcm_listen_attr *attr);
  * @service_id: the service to connect to
  * @qp_num: local QPN (24 bits)
  * @qp_type: IB_QPT_RC, IB_QPT_UC or IB_QPT_XRC_INI
- * @starting_psn: 24 bits
+ * @starting_psn: 24 bits: the PSN our QP receives from; the peer sends
+ *	from it (the meaning ib_cm and rdma_cm give it)
  * @private_data: up to 92 bytes, or NULL
  * @private_data_len: its length
  * @responder_resources: what we grant the peer as responder
@@ -479,7 +502,8 @@ struct pdcm_req_param {
 /**
  * struct pdcm_rep_param - what pdcm_send_rep() sends
  * @qp_num: local QPN (24 bits)
- * @starting_psn: 24 bits
+ * @starting_psn: 24 bits: the PSN our QP receives from (see
+ *	pdcm_init_qp_attr() for the order of RTR and the REP)
  * @private_data: up to 196 bytes, or NULL
  * @private_data_len: its length
  * @responder_resources: what we grant the peer as responder

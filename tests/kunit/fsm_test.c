@@ -2758,18 +2758,22 @@ static void fsm_init_qp_attr(struct kunit *test)
 
 	fsm_listen(f);
 	id = fsm_passive_req(f, f->peer_comm, 0x112233);
+	/* as ib_cm: RTS before the REP; we send from the REQ's PSN */
 	a.qp_state = IB_QPS_RTS;
-	KUNIT_EXPECT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), -EINVAL);
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_EQ(test, a.sq_psn, 0x123456U);
 	a.qp_state = IB_QPS_RTR;
 	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
 	KUNIT_EXPECT_EQ(test, a.dest_qp_num, 0x112233U);
-	KUNIT_EXPECT_EQ(test, a.rq_psn, 0x123456U);
 	KUNIT_EXPECT_EQ(test, a.path_mtu, IB_MTU_1024);
 	KUNIT_EXPECT_TRUE(test, mask & IB_QP_DEST_QPN);
 	KUNIT_ASSERT_EQ(test, pdcm_send_rep(id, &fsm_rep), 0);
+	/* we receive from the PSN our REP carried */
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_EQ(test, a.rq_psn, 0x0a0b0cU);
 	a.qp_state = IB_QPS_RTS;
 	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
-	KUNIT_EXPECT_EQ(test, a.sq_psn, 0x0a0b0cU);
+	KUNIT_EXPECT_EQ(test, a.sq_psn, 0x123456U);
 	KUNIT_EXPECT_EQ(test, a.max_rd_atomic, 2);
 	KUNIT_EXPECT_EQ(test, a.rnr_retry, 7);
 	a.qp_state = IB_QPS_INIT;

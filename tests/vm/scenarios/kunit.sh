@@ -8,4 +8,4 @@ net_up
 rxe_add rxe0 eth0 || kmsg "pdcm-vm: no rxe0: device suites will skip"
 modprobe pdcm_kunit || kmsg "pdcm-vm: modprobe pdcm_kunit failed: $?"
 kmsg "pdcm-vm: suites: $(ls /sys/kernel/debug/kunit 2>/dev/null | tr '\n' ' ')"
-rmmod pdcm_kunit ib_pdcm || kmsg "pdcm-vm: rmmod failed"
+rmmod pdcm_kunit pdcm_kdapl pdcm_sdp ib_pdcm || kmsg "pdcm-vm: rmmod failed"

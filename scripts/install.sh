@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Host side of the packaging checks (check.sh dkms; Documentation/install.rst).
+#   install.sh check STOCK_DIR    everything below, as "PASS x"/"FAIL x" lines,
+#                                 leaving build/dkms.cpio.gz for the dkms guest
+#   install.sh dkms KDIR ROOT     DKMS add/build/install of this tree against
+#                                 KDIR, into ROOT/lib/modules/<kver>/ only
+#
+# Nothing here may touch the build machine's own module tree or DKMS state.
+# `make install` runs with INSTALL_MOD_PATH on a private copy of the tree.
+# dkms runs in a private mount namespace (unshare -m) in which /lib/modules,
+# /var/lib/dkms and /etc/dkms are bind mounts of directories under build/,
+# on top of its own --dkmstree/--sourcetree/--installtree/--no-depmod: even
+# a path dkms hard-codes (the /var/lib/dkms signing key, the
+# /lib/modules/<kver>/modules.dep it reads, a host framework.conf asking
+# for modprobe_on_install) lands in, or comes from, the throwaway copy.
+# The check compares a listing of the real directories before and after.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+cd "$PDCM_TOP"
+
+LOGS=$PDCM_TOP/build/logs
+OUT=$PDCM_TOP/build/dkms
+mkdir -p "$LOGS"
+rc=0
+pass() { echo "PASS $1"; }
+fail() {	# fail NAME [log]
+	echo "FAIL $1"
+	[ -n "${2:-}" ] && tail -n 20 "$2" | sed 's/^/    /'
+	rc=1
+}
+result() {	# result NAME LOG CMD...: PASS if CMD succeeds
+	local n=$1 l=$2
+	shift 2
+	if "$@" >>"$l" 2>&1; then pass "$n"; else fail "$n" "$l"; fi
+}
+
+version() { sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$PDCM_TOP/dkms.conf"; }
+# The release KDIR builds for (Debian's kernel.release file says 6.1.192).
+krelease() { sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$1/include/generated/utsrelease.h"; }
+
+# A listing of what the real host directories hold, to prove they did not
+# change: names, sizes and modification times.
+host_state() {
+	local kver=$1
+	find "/lib/modules/$kver" /var/lib/dkms /etc/dkms /usr/src -maxdepth 6 \
+		-printf '%p %s %T@\n' 2>/dev/null | sort
+}
+
+# dkms KDIR ROOT: see the header.  Prints the dkms command lines it runs.
+dkms_stage() {
+	local kdir=$1 root=$2 kver ver
+	kver=$(krelease "$kdir")
+	[ -n "$kver" ] || return
+	ver=$(version)
+	local w=$OUT/work
+	rm -rf "$w" "$root"
+	mkdir -p "$w"/{src,tree,var-lib-dkms,etc-dkms} "$root/lib/modules/$kver"
+	make -s dkms-src DKMS_SRC="$w/src" || return
+	local opts="--dkmstree $w/tree --sourcetree $w/src --installtree $root/lib/modules"
+	local k="-k $kver --kernelsourcedir $kdir"
+	unshare -m --propagation private bash -euxc "
+		mount --bind '$root/lib/modules' /lib/modules
+		[ ! -d /var/lib/dkms ] || mount --bind '$w/var-lib-dkms' /var/lib/dkms
+		[ ! -d /etc/dkms ] || mount --bind '$w/etc-dkms' /etc/dkms
+		dkms add -m pdcm -v $ver $opts
+		dkms build -m pdcm -v $ver $opts $k
+		dkms install -m pdcm -v $ver $opts $k --no-depmod
+		dkms status -m pdcm $opts | tee '$w/status'
+	"
+}
+
+# BUILD_EXCLUSIVE_*: a kernel without InfiniBand, and one that is not 6.1,
+# are skipped with dkms' exit code 77 (autoinstall treats it as "not for
+# this kernel", not as a failure).
+dkms_exclusive() {
+	local kdir=$1 kver=$2 ver w=$OUT/excl
+	ver=$(version)
+	rm -rf "$w"
+	mkdir -p "$w"/{src,tree,lib,var-lib-dkms,etc-dkms,noib}
+	grep -v '^CONFIG_INFINIBAND=' "$kdir/.config" >"$w/noib/.config"
+	make -s dkms-src DKMS_SRC="$w/src" || return
+	local opts="--dkmstree $w/tree --sourcetree $w/src --installtree $w/lib"
+	unshare -m --propagation private bash -uxc "
+		mount --bind '$w/lib' /lib/modules || exit 1
+		[ ! -d /var/lib/dkms ] || mount --bind '$w/var-lib-dkms' /var/lib/dkms
+		[ ! -d /etc/dkms ] || mount --bind '$w/etc-dkms' /etc/dkms
+		dkms add -m pdcm -v $ver $opts || exit 1
+		dkms build -m pdcm -v $ver $opts -k $kver --kernelsourcedir '$w/noib'
+		[ \$? -eq 77 ] || { echo 'no CONFIG_INFINIBAND: not skipped'; exit 1; }
+		dkms build -m pdcm -v $ver $opts -k 6.12.0-1-amd64 --kernelsourcedir '$kdir'
+		[ \$? -eq 77 ] || { echo '6.12: not skipped'; exit 1; }
+	"
+}
+
+# make install into a staging root, from a copy of the tree that first had
+# a development build (test ULP included): only production modules land.
+make_install() {
+	local kdir=$1 kver=$2 log=$LOGS/install-make.log
+	local t=$PDCM_TOP/build/install-tree s=$PDCM_TOP/build/install-root
+	rm -rf "$s"
+	mkdir -p "$t"
+	rsync -a --delete --exclude /build --exclude /.git "$PDCM_TOP/" "$t/"
+	: >"$log"
+	result install.dev_build_has_test_ulp "$log" \
+		sh -c "make -C '$t' KDIR='$kdir' modules && test -f '$t/tests/ulp/pdcm_ulp.ko'"
+	result install.make_install "$log" make -C "$t" KDIR="$kdir" INSTALL_MOD_PATH="$s" install
+	local got
+	# ib_pdcm and the ULP shims; no test module (tests/ulp, tests/kunit,
+	# tests/bench) and nothing elsewhere.
+	got=$(cd "$s" && find . -name '*.ko*' | sort | tr '\n' ' ')
+	local u=./lib/modules/$kver/updates
+	if [ "$got" = "$u/cm/ib_pdcm.ko $u/ulp/kdapl/pdcm_kdapl.ko $u/ulp/sdp/pdcm_sdp.ko " ]; then
+		pass install.production_modules_only
+	else
+		echo "installed: $got" >>"$log"
+		fail install.production_modules_only "$log"
+	fi
+	result install.depmod_indexed "$log" \
+		grep -q "^updates/cm/ib_pdcm.ko:" "$s/lib/modules/$kver/modules.dep"
+	result install.modprobe_conf "$log" sh -c \
+		"make -C '$t' INSTALL_MOD_PATH='$s' install-modprobe-conf &&
+		 cmp '$s/etc/modprobe.d/pdcm.conf' '$PDCM_TOP/etc/modprobe.d/pdcm.conf'"
+	result install.uninstall "$log" sh -c \
+		"make -C '$t' KDIR='$kdir' INSTALL_MOD_PATH='$s' uninstall uninstall-modprobe-conf &&
+		 ! find '$s' -name '*.ko' | grep -q . && ! test -e '$s/etc/modprobe.d/pdcm.conf' &&
+		 ! grep -q ib_pdcm '$s/lib/modules/$kver/modules.dep'"
+}
+
+# initramfs STOCK ROOT OUT: the stock guest image without the usual
+# extra/*.ko, plus a second cpio member (the kernel unpacks concatenated
+# archives in order) holding the DKMS-installed tree, kmod's own
+# depmod/modprobe/modinfo (as on a Debian host), and the modprobe.d snippet.
+dkms_initramfs() {
+	local stock=$1 root=$2 out=$3 kver
+	kver=$(cat "$stock/kver")
+	local e=$OUT/empty o=$OUT/overlay
+	rm -rf "$e" "$o"
+	mkdir -p "$e" "$o/usr/lib/modules" "$o/opt/kmod" "$o/usr/lib/x86_64-linux-gnu" \
+		"$o/pdcm/etc/modprobe.d"
+	scripts/initramfs.sh stock "$stock" "$e" "$OUT/base.cpio.gz" || return
+	cp -a "$root/lib/modules/$kver" "$o/usr/lib/modules/"
+	cp /bin/kmod "$o/opt/kmod/kmod"
+	for a in depmod modprobe modinfo lsmod rmmod insmod; do ln -s kmod "$o/opt/kmod/$a"; done
+	local have
+	have=$(zcat "$OUT/base.cpio.gz" | cpio -t --quiet)
+	for l in $(ldd /bin/kmod | awk '$3 ~ /^\// {print $3}'); do
+		echo "$have" | grep -qx "usr/lib/x86_64-linux-gnu/${l##*/}" ||
+			cp -L "$l" "$o/usr/lib/x86_64-linux-gnu/"
+	done
+	cp etc/modprobe.d/pdcm.conf "$o/pdcm/etc/modprobe.d/"
+	{ cat "$OUT/base.cpio.gz"; (cd "$o" && find . | cpio -o -H newc --quiet | gzip -1); } >"$out"
+}
+
+check() {
+	local stock=$1 kver kdir
+	kver=$(cat "$stock/kver")
+	kdir=/usr/src/linux-headers-$kver
+	rm -f "$PDCM_TOP/build/dkms.cpio.gz"
+	make_install "$kdir" "$kver"
+
+	local before log=$LOGS/dkms.log root=$OUT/root
+	before=$(host_state "$kver")
+	if dkms_stage "$kdir" "$root" >"$log" 2>&1; then
+		pass dkms.add_build_install
+	else
+		fail dkms.add_build_install "$log"
+	fi
+	result dkms.status_installed "$log" grep -q "pdcm/$(version), $kver, x86_64: installed" "$OUT/work/status"
+	result dkms.module_in_updates_dkms "$log" \
+		test -f "$root/lib/modules/$kver/updates/dkms/ib_pdcm.ko"
+	result dkms.production_modules_only "$log" sh -c \
+		"cd '$root/lib/modules/$kver' && test \"\$(find . -name '*.ko' | sort | tr '\n' ' ')\" = \
+		 './updates/dkms/ib_pdcm.ko ./updates/dkms/pdcm_kdapl.ko ./updates/dkms/pdcm_sdp.ko '"
+	result dkms.build_exclusive_skips "$LOGS/dkms-exclusive.log" dkms_exclusive "$kdir" "$kver"
+	if [ "$(host_state "$kver")" = "$before" ]; then
+		pass dkms.host_module_tree_untouched
+	else
+		diff <(echo "$before") <(host_state "$kver") >>"$log"
+		fail dkms.host_module_tree_untouched "$log"
+	fi
+	result initramfs.dkms "$LOGS/dkms-initramfs.log" \
+		dkms_initramfs "$stock" "$root" "$PDCM_TOP/build/dkms.cpio.gz"
+}
+
+case ${1:-} in
+check) check "$2" ;;
+dkms) dkms_stage "$2" "$(realpath -m "$3")" || rc=1 ;;
+*) die "usage: install.sh check STOCK_DIR | dkms KDIR ROOT" ;;
+esac
+exit $rc

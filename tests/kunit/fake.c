@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The fake device and transport of fake.h; modeled on pdcm_fsm's.
+ */
+#include <linux/delay.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "fake.h"
+
+struct fake_handle {
+	struct ib_mad_send_buf buf;
+	struct pdcm_conn *conn;
+	bool done;
+	bool queued;
+	struct work_struct work;
+	struct list_head node;
+};
+
+static struct fake *fake_cur;
+static struct workqueue_struct *fake_wq;
+static atomic_t fake_seq = ATOMIC_INIT(0);
+static int fake_dummy_agent;
+
+static bool fake_complete(struct fake_handle *h, enum ib_wc_status status)
+{
+	struct fake *f = fake_cur;
+	unsigned long flags;
+
+	spin_lock_irqsave(&f->lock, flags);
+	if (h->done) {
+		spin_unlock_irqrestore(&f->lock, flags);
+		return false;
+	}
+	h->done = true;
+	spin_unlock_irqrestore(&f->lock, flags);
+	pdcm_cm_send_done(h->conn, &h->buf, status);
+	pdcm_conn_put(h->conn);
+	return true;
+}
+
+static void fake_flush_fn(struct work_struct *work)
+{
+	fake_complete(container_of(work, struct fake_handle, work),
+		      IB_WC_WR_FLUSH_ERR);
+}
+
+static void fake_cancel_handle(struct fake *f, struct ib_mad_send_buf *buf)
+{
+	struct fake_handle *h = container_of(buf, struct fake_handle, buf);
+	unsigned long flags;
+
+	spin_lock_irqsave(&f->lock, flags);
+	if (!h->done && !h->queued) {
+		h->queued = true;
+		queue_work(fake_wq, &h->work);
+	}
+	spin_unlock_irqrestore(&f->lock, flags);
+}
+
+static struct fake_sent *fake_record(struct fake *f, const struct pdcm_msg *msg,
+				     bool reply, unsigned int timeout_ms)
+{
+	struct fake_sent *s = kzalloc(sizeof(*s), GFP_ATOMIC);
+	u8 *mad = kzalloc(PDCM_MAD_SIZE, GFP_ATOMIC);
+	unsigned long flags;
+
+	if (!s || !mad) {
+		kfree(s);
+		kfree(mad);
+		return NULL;
+	}
+	s->msg = *msg;
+	s->reply = reply;
+	s->timeout_ms = timeout_ms;
+	s->encode_ret = pdcm_wire_encode(msg, mad);
+	kfree(mad);
+	spin_lock_irqsave(&f->lock, flags);
+	list_add_tail(&s->node, &f->sent);
+	f->nsent++;
+	spin_unlock_irqrestore(&f->lock, flags);
+	return s;
+}
+
+static int fake_op_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
+			unsigned int timeout_ms, unsigned int retries)
+{
+	struct fake *f = fake_cur;
+	struct fake_handle *h = NULL;
+	unsigned long flags;
+
+	if (timeout_ms) {
+		h = kzalloc(sizeof(*h), GFP_ATOMIC);
+		if (!h)
+			return -ENOMEM;
+		INIT_WORK(&h->work, fake_flush_fn);
+		h->conn = conn;
+	}
+	if (!fake_record(f, msg, false, timeout_ms)) {
+		kfree(h);
+		return -ENOMEM;
+	}
+	if (!h)
+		return 0;
+	spin_lock_irqsave(&f->lock, flags);
+	list_add_tail(&h->node, &f->handles);
+	spin_unlock_irqrestore(&f->lock, flags);
+	pdcm_conn_get(conn);
+	spin_lock_irqsave(&conn->lock, flags);
+	if (conn->msg)
+		fake_cancel_handle(f, conn->msg);
+	conn->msg = &h->buf;
+	spin_unlock_irqrestore(&conn->lock, flags);
+	return 0;
+}
+
+static void fake_op_cancel(struct pdcm_conn *conn)
+{
+	lockdep_assert_held(&conn->lock);
+	if (conn->msg)
+		fake_cancel_handle(fake_cur, conn->msg);
+}
+
+static void fake_op_extend(struct pdcm_conn *conn, unsigned int timeout_ms)
+{
+	lockdep_assert_held(&conn->lock);
+}
+
+static int fake_op_reply(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
+{
+	return fake_record(fake_cur, msg, true, 0) ? 0 : -ENOMEM;
+}
+
+static int fake_op_peer_av(struct pdcm_conn *conn, const struct pdcm_rx *rx)
+{
+	conn->ah_valid = true;
+	conn->pkey_index = rx->wc.pkey_index;
+	return 0;
+}
+
+static int fake_op_path_av(struct pdcm_conn *conn, struct sa_path_rec *path)
+{
+	conn->ah_valid = true;
+	conn->pkey_index = 0;
+	return 0;
+}
+
+static const struct pdcm_transport_ops fake_ops = {
+	.send = fake_op_send,
+	.cancel = fake_op_cancel,
+	.extend = fake_op_extend,
+	.reply = fake_op_reply,
+	.peer_av = fake_op_peer_av,
+	.path_av = fake_op_path_av,
+};
+
+/* Let every queued handler and cancel completion run. */
+void fake_settle(void)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		flush_workqueue(fake_wq);
+		flush_workqueue(pdcm_wq);
+	}
+}
+
+struct fake_sent *fake_nth(struct fake *f, unsigned int n)
+{
+	struct fake_sent *s;
+
+	list_for_each_entry(s, &f->sent, node)
+		if (!n--)
+			return s;
+	return NULL;
+}
+
+struct fake_sent *fake_last(struct fake *f)
+{
+	return f->nsent ? fake_nth(f, f->nsent - 1) : NULL;
+}
+
+unsigned int fake_count(struct fake *f, u16 attr)
+{
+	struct fake_sent *s;
+	unsigned int n = 0;
+
+	list_for_each_entry(s, &f->sent, node)
+		n += s->msg.hdr.attr_id == attr;
+	return n;
+}
+
+/* The last retried send runs out of retries; false if none is pending. */
+bool fake_time_out(struct fake *f)
+{
+	struct fake_handle *h;
+	bool ret = false;
+
+	list_for_each_entry_reverse(h, &f->handles, node)
+		if (!h->done) {
+			ret = fake_complete(h, IB_WC_RESP_TIMEOUT_ERR);
+			break;
+		}
+	fake_settle();
+	return ret;
+}
+
+void fake_rx(struct fake *f, const struct pdcm_msg *m)
+{
+	struct pdcm_rx rx = { .port = f->port };
+
+	rx.wc.wc_flags = IB_WC_GRH;
+	rx.grh.sgid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
+	rx.grh.sgid.global.interface_id = cpu_to_be64(f->peer_guid);
+	pdcm_cm_rx(&rx, m);
+	fake_settle();
+}
+
+/* A REQ of the peer's comm ID @comm from its QP @qpn to @sid. */
+void fake_mk_req(struct fake *f, struct pdcm_msg *m, u32 comm, u32 qpn,
+		 u64 sid, const void *pdata, size_t len)
+{
+	struct pdcm_req *r = &m->req;
+
+	memset(m, 0, sizeof(*m));
+	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_REQ, f->tid + comm);
+	r->local_comm_id = comm;
+	r->service_id = sid;
+	r->local_ca_guid = f->peer_guid;
+	r->local_qpn = qpn;
+	r->responder_resources = 3;
+	r->initiator_depth = 5;
+	r->remote_cm_response_timeout = 17;
+	r->local_cm_response_timeout = 19;
+	r->transport_type = PDCM_TRANSPORT_RC;
+	r->end_to_end_flow_control = 1;
+	r->starting_psn = 0x123456;
+	r->retry_count = 6;
+	r->pkey = 0xffff;
+	r->path_mtu = IB_MTU_1024;
+	r->rnr_retry_count = 5;
+	r->max_cm_retries = 9;
+	r->primary_path.local_gid.global.interface_id =
+		cpu_to_be64(f->peer_guid);
+	r->primary_path.remote_gid.global.interface_id =
+		cpu_to_be64(f->node_guid);
+	r->primary_path.hop_limit = 64;
+	r->primary_path.local_ack_timeout = 15;
+	len = min_t(size_t, len, sizeof(r->private_data));
+	memcpy(r->private_data, pdata, len);
+	r->private_data_len = len;
+}
+
+/* The peer's REP to the REQ we sent (@req). */
+void fake_mk_rep(struct fake *f, struct pdcm_msg *m,
+		 const struct fake_sent *req, u32 comm, u32 qpn,
+		 const void *pdata, size_t len)
+{
+	struct pdcm_rep *r = &m->rep;
+
+	memset(m, 0, sizeof(*m));
+	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_REP, req->msg.hdr.tid);
+	r->local_comm_id = comm;
+	r->remote_comm_id = req->msg.req.local_comm_id;
+	r->local_qpn = qpn;
+	r->starting_psn = 0x654321;
+	r->responder_resources = 2;
+	r->initiator_depth = 4;
+	r->failover_accepted = PDCM_FAILOVER_NOT_SUPPORTED;
+	r->end_to_end_flow_control = 1;
+	r->rnr_retry_count = 3;
+	r->local_ca_guid = f->peer_guid;
+	len = min_t(size_t, len, sizeof(r->private_data));
+	memcpy(r->private_data, pdata, len);
+	r->private_data_len = len;
+}
+
+/*
+ * A bodiless @attr (REJ, RTU, DREQ, DREP) from the peer's @comm to the
+ * connection that sent @ours (its REQ or REP: both start with the local
+ * comm ID and carry the local QPN).
+ */
+void fake_mk(struct pdcm_msg *m, u16 attr, const struct fake_sent *ours,
+	     u32 comm)
+{
+	bool rep = ours->msg.hdr.attr_id == PDCM_ATTR_REP;
+	u32 id = rep ? ours->msg.rep.local_comm_id : ours->msg.req.local_comm_id;
+	u32 qpn = rep ? ours->msg.rep.local_qpn : ours->msg.req.local_qpn;
+
+	memset(m, 0, sizeof(*m));
+	pdcm_wire_init_hdr(&m->hdr, attr, ours->msg.hdr.tid);
+	switch (attr) {
+	case PDCM_ATTR_REJ:
+		m->rej.local_comm_id = comm;
+		m->rej.remote_comm_id = id;
+		break;
+	case PDCM_ATTR_RTU:
+		m->rtu.local_comm_id = comm;
+		m->rtu.remote_comm_id = id;
+		break;
+	case PDCM_ATTR_DREQ:
+		pdcm_wire_init_hdr(&m->hdr, attr, 0x77000000ULL | comm);
+		m->dreq.local_comm_id = comm;
+		m->dreq.remote_comm_id = id;
+		m->dreq.remote_qpn_eecn = qpn;
+		break;
+	case PDCM_ATTR_DREP:
+		m->drep.local_comm_id = comm;
+		m->drep.remote_comm_id = id;
+		break;
+	}
+}
+
+int fake_suite_init(struct kunit_suite *suite)
+{
+	fake_wq = alloc_workqueue("pdcm_fake", 0, 0);
+	return fake_wq ? 0 : -ENOMEM;
+}
+
+void fake_suite_exit(struct kunit_suite *suite)
+{
+	destroy_workqueue(fake_wq);
+}
+
+int fake_init(struct kunit *test)
+{
+	struct fake *f = kzalloc(sizeof(*f), GFP_KERNEL);
+	u32 seq = atomic_inc_return(&fake_seq);
+
+	if (!f)
+		return -ENOMEM;
+	f->test = test;
+	spin_lock_init(&f->lock);
+	INIT_LIST_HEAD(&f->sent);
+	INIT_LIST_HEAD(&f->handles);
+	f->peer_guid = 0x0002c90311000000ULL | seq;
+	f->node_guid = 0x0002c903ee000000ULL | seq;
+	f->peer_comm = 0x60000000 | seq << 8;
+	f->tid = (u64)(seq | 0x8000) << 40;
+
+	f->ibdev = kzalloc(sizeof(*f->ibdev), GFP_KERNEL);
+	if (!f->ibdev)
+		goto free;
+	f->ibdev->phys_port_cnt = 1;
+	f->ibdev->node_guid = cpu_to_be64(f->node_guid);
+	f->ibdev->port_data = kcalloc(2, sizeof(*f->ibdev->port_data),
+				      GFP_KERNEL);
+	if (!f->ibdev->port_data)
+		goto free;
+	f->ibdev->port_data[1].immutable.core_cap_flags =
+		RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP | RDMA_CORE_CAP_IB_MAD |
+		RDMA_CORE_CAP_IB_CM;
+	f->dev = kzalloc(struct_size(f->dev, port, 1), GFP_KERNEL);
+	if (!f->dev)
+		goto free;
+	f->dev->ibdev = f->ibdev;
+	f->dev->nports = 1;
+	f->port = &f->dev->port[0];
+	f->port->dev = f->dev;
+	f->port->port_num = 1;
+	f->port->agent = (struct ib_mad_agent *)&fake_dummy_agent;
+	f->port->ops = &fake_ops;
+
+	f->path.rec_type = SA_PATH_REC_TYPE_ROCE_V2;
+	f->path.sgid.global.interface_id = cpu_to_be64(f->node_guid);
+	f->path.dgid.global.interface_id = cpu_to_be64(f->peer_guid);
+	f->path.hop_limit = 64;
+	f->path.pkey = cpu_to_be16(0xffff);
+	f->path.mtu = IB_MTU_1024;
+	f->path.packet_life_time = 14;
+
+	f->baseline = pdcm_conns_live();
+	fake_cur = f;
+	mutex_lock(&pdcm_devices_mutex);
+	list_add_tail(&f->dev->list, &pdcm_devices);
+	mutex_unlock(&pdcm_devices_mutex);
+	test->priv = f;
+	return 0;
+
+free:
+	kfree(f->dev);
+	if (f->ibdev)
+		kfree(f->ibdev->port_data);
+	kfree(f->ibdev);
+	kfree(f);
+	return -ENOMEM;
+}
+
+void fake_exit(struct kunit *test)
+{
+	struct fake *f = test->priv;
+	struct fake_handle *h, *hn;
+	struct fake_sent *s, *sn;
+	int tries;
+
+	fake_settle();
+	list_for_each_entry(h, &f->handles, node)
+		KUNIT_EXPECT_TRUE_MSG(test, h->done, "retried send never ended");
+	for (tries = 0; tries < 100 && pdcm_conns_live() != f->baseline; tries++)
+		msleep(20);
+	KUNIT_EXPECT_EQ_MSG(test, pdcm_conns_live(), f->baseline,
+			    "connections leaked");
+
+	mutex_lock(&pdcm_devices_mutex);
+	list_del(&f->dev->list);
+	mutex_unlock(&pdcm_devices_mutex);
+	fake_settle();
+	list_for_each_entry_safe(s, sn, &f->sent, node) {
+		KUNIT_EXPECT_EQ_MSG(test, s->encode_ret, 0,
+				    "attr 0x%x sent but not encodable",
+				    s->msg.hdr.attr_id);
+		kfree(s);
+	}
+	list_for_each_entry_safe(h, hn, &f->handles, node) {
+		if (h->done)
+			kfree(h);	/* else leaked on purpose: a ref is out */
+	}
+	fake_cur = NULL;
+	kfree(f->dev);
+	kfree(f->ibdev->port_data);
+	kfree(f->ibdev);
+	kfree(f);
+}

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The active side: one "connect" command is a run of COUNT RC connections
+ * opened at once.  Each resolves its path with pdcm_resolve_path(), sends
+ * a REQ whose private data is an RDMA CM header plus a token (run,
+ * connection, message count and size), moves its QP to INIT with
+ * pdcm_init_qp_attr(), and on REP goes to RTR/RTS and sends RTU.  Then it
+ * sends MSGS messages of SIZE bytes, one at a time, each checked against
+ * the echo, and disconnects: DREQ, DREP, and (unless asked not to) the
+ * timewait exit.  The command returns when every connection is finished
+ * or the timeout passes; then everything is destroyed and one record is
+ * kept for "results".
+ *
+ * Locking per connection: @mutex serialises the pdcm handler, the DREQ
+ * work and the command thread (CM state, @done).  Completion handlers of
+ * one CQ run one at a time and never sleep: they own the data fields,
+ * check @closing under @lock before posting, and hand disconnects to the
+ * DREQ work.
+ */
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ulp.h"
+
+struct ulp_run;
+
+struct ulp_aconn {
+	struct ulp_run *run;
+	u32 idx;
+	struct pdcm_id *id;
+	struct ulp_qpres res;		/* bufs[0] send, bufs[1] receive */
+	struct mutex mutex;		/* CM state, @done */
+	spinlock_t lock;		/* @closing vs. posting, queueing */
+	bool closing;			/* under @lock */
+	bool done;			/* under @mutex */
+	bool data_ended;		/* under @lock */
+	bool data_err;
+	struct work_struct dreq_work;
+	/* data path: completion handlers only */
+	u32 seq;
+	bool sdone, rdone;
+	struct sa_path_rec path;
+	ktime_t t_req, t_est;
+	struct ulp_conn_record rec;
+};
+
+struct ulp_run {
+	const struct ulp_connect_args *a;
+	unsigned int no;
+	struct ulp_aconn *conns;
+	atomic_t pending;
+};
+
+static void ulp_aconn_finish(struct ulp_aconn *ac, enum ulp_conn_result res,
+			     int err)
+{
+	lockdep_assert_held(&ac->mutex);
+	if (ac->done)
+		return;
+	ac->done = true;
+	ac->rec.result = res;
+	ac->rec.err = err;
+	if (atomic_dec_and_test(&ac->run->pending))
+		wake_up_all(&ulp_run_wq);
+}
+
+/* From a completion handler: the data phase is over; disconnect. */
+static void ulp_aconn_data_end(struct ulp_aconn *ac, bool err)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ac->lock, flags);
+	if (!ac->closing && !ac->data_ended) {
+		ac->data_ended = true;
+		ac->data_err = err;
+		queue_work(ulp_wq, &ac->dreq_work);
+	}
+	spin_unlock_irqrestore(&ac->lock, flags);
+}
+
+static void ulp_a_send_done(struct ib_cq *cq, struct ib_wc *wc);
+static void ulp_a_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/* Post message @ac->seq and the receive for its echo. */
+static int ulp_aconn_post(struct ulp_aconn *ac)
+{
+	const struct ulp_connect_args *a = ac->run->a;
+	struct ulp_buf *sb = &ac->res.bufs[0], *rb = &ac->res.bufs[1];
+	unsigned long flags;
+	int ret = 0;
+
+	ac->sdone = false;
+	ac->rdone = false;
+	spin_lock_irqsave(&ac->lock, flags);
+	if (!ac->closing) {
+		ret = ulp_post_recv(rb, ulp_a_recv_done);
+		if (!ret) {
+			ulp_fill(sb->va, a->size, ac->run->no, ac->idx, ac->seq);
+			ret = ulp_post_send(sb, 0, a->size, ulp_a_send_done,
+					    NULL, 0, 0);
+		}
+	}
+	spin_unlock_irqrestore(&ac->lock, flags);
+	return ret;
+}
+
+static void ulp_aconn_next(struct ulp_aconn *ac)
+{
+	if (++ac->seq == ac->run->a->msgs)
+		ulp_aconn_data_end(ac, false);
+	else if (ulp_aconn_post(ac))
+		ulp_aconn_data_end(ac, true);
+}
+
+static void ulp_a_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct ulp_buf *b = container_of(wc->wr_cqe, struct ulp_buf, cqe);
+	struct ulp_aconn *ac = b->ctx;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		ulp_aconn_data_end(ac, true);
+		return;
+	}
+	ac->sdone = true;
+	if (ac->rdone)
+		ulp_aconn_next(ac);
+}
+
+static void ulp_a_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct ulp_buf *b = container_of(wc->wr_cqe, struct ulp_buf, cqe);
+	struct ulp_aconn *ac = b->ctx;
+	u32 size = ac->run->a->size;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		ulp_aconn_data_end(ac, true);
+		return;
+	}
+	ib_dma_sync_single_for_cpu(b->res->dev, b->dma, b->size,
+				   DMA_BIDIRECTIONAL);
+	if (wc->byte_len != size ||
+	    memcmp(b->va, ac->res.bufs[0].va, size)) {
+		ulp_aconn_data_end(ac, true);
+		return;
+	}
+	ac->rec.verified += size;
+	ac->rdone = true;
+	if (ac->sdone)
+		ulp_aconn_next(ac);
+}
+
+static void ulp_aconn_dreq_work(struct work_struct *work)
+{
+	struct ulp_aconn *ac = container_of(work, struct ulp_aconn, dreq_work);
+	int ret;
+
+	mutex_lock(&ac->mutex);
+	if (!ac->done) {
+		if (ac->data_err)
+			ulp_aconn_finish(ac, ULP_RES_DATA_ERROR, -EIO);
+		ret = pdcm_send_dreq(ac->id, NULL, 0);
+		if (ret)
+			ulp_aconn_finish(ac, ULP_RES_ERROR, ret);
+	}
+	mutex_unlock(&ac->mutex);
+}
+
+static void ulp_aconn_rep(struct ulp_aconn *ac, const struct pdcm_event *ev)
+{
+	const char *pd = ev->private_data;
+	size_t tag = strlen(ULP_REP_TAG);
+	int ret;
+
+	if (ac->done)
+		return;
+	ac->rec.setup_us = ktime_us_delta(ktime_get(), ac->t_req);
+	if (pd && ev->private_data_len > tag && !memcmp(pd, ULP_REP_TAG, tag))
+		strscpy(ac->rec.listener, pd + tag,
+			min_t(size_t, sizeof(ac->rec.listener),
+			      ev->private_data_len - tag));
+
+	ret = ulp_modify_qp_cm(ac->id, ac->res.qp, IB_QPS_RTR, 0);
+	if (!ret)
+		ret = ulp_modify_qp_cm(ac->id, ac->res.qp, IB_QPS_RTS, 0);
+	if (ret) {
+		pdcm_send_rej(ac->id, PDCM_REJ_CONSUMER_DEFINED, NULL, 0,
+			      NULL, 0);
+		ulp_aconn_finish(ac, ULP_RES_ERROR, ret);
+		return;
+	}
+	ret = pdcm_send_rtu(ac->id, NULL, 0);
+	if (ret) {
+		ulp_aconn_finish(ac, ULP_RES_ERROR, ret);
+		return;
+	}
+	ac->rec.established = 1;
+	ac->t_est = ktime_get();
+
+	if (!ac->run->a->msgs) {
+		ret = pdcm_send_dreq(ac->id, NULL, 0);
+		if (ret)
+			ulp_aconn_finish(ac, ULP_RES_ERROR, ret);
+		return;
+	}
+	ac->seq = 0;
+	ret = ulp_aconn_post(ac);
+	if (ret) {
+		ulp_aconn_finish(ac, ULP_RES_ERROR, ret);
+		pdcm_send_dreq(ac->id, NULL, 0);
+	}
+}
+
+static int ulp_active_handler(struct pdcm_id *id, const struct pdcm_event *ev)
+{
+	struct ulp_aconn *ac = id->context;
+	bool ok;
+
+	ulp_dbg("run %u conn %u: %s in %s\n", ac->run->no, ac->idx,
+		pdcm_event_name(ev->event), pdcm_state_name(id->state));
+	mutex_lock(&ac->mutex);
+	ok = ac->rec.established && !ac->data_err &&
+	     ac->rec.verified == (u64)ac->run->a->msgs * ac->run->a->size;
+	switch (ev->event) {
+	case PDCM_REP_RECEIVED:
+		ulp_aconn_rep(ac, ev);
+		break;
+	case PDCM_REJ_RECEIVED:
+		ac->rec.rej_reason = ev->param.rej_rcvd.reason;
+		ulp_aconn_finish(ac, ULP_RES_REJ, 0);
+		break;
+	case PDCM_REQ_ERROR:
+		ulp_aconn_finish(ac, ULP_RES_REQ_ERROR, -ETIMEDOUT);
+		break;
+	case PDCM_SEND_ERROR:
+		ulp_aconn_finish(ac, ULP_RES_ERROR, -EIO);
+		break;
+	case PDCM_DREQ_RECEIVED:
+		pdcm_send_drep(id, NULL, 0);
+		ulp_aconn_finish(ac, ok ? ULP_RES_OK : ULP_RES_PEER_DISC, 0);
+		break;
+	case PDCM_DREP_RECEIVED:
+		ac->rec.drep = 1;
+		if (!ac->run->a->wait_timewait)
+			ulp_aconn_finish(ac, ok ? ULP_RES_OK : ULP_RES_ERROR, 0);
+		break;
+	case PDCM_DREQ_ERROR:
+		ulp_aconn_finish(ac, ULP_RES_ERROR, -ETIMEDOUT);
+		break;
+	case PDCM_TIMEWAIT_EXIT:
+		ac->rec.timewait = 1;
+		ulp_aconn_finish(ac, ok && ac->rec.drep ? ULP_RES_OK :
+				 ULP_RES_ERROR, 0);
+		break;
+	default:
+		break;
+	}
+	mutex_unlock(&ac->mutex);
+	return 0;
+}
+
+/* Build the REQ private data: RDMA CM header, then the token. */
+static int ulp_req_pdata(struct ulp_aconn *ac, u8 *pdata, size_t len)
+{
+	const struct ulp_connect_args *a = ac->run->a;
+	struct sockaddr_storage src = a->src, dst = a->dst;
+	struct ulp_req_token *t = (void *)(pdata + PDCM_CMA_HDR_SIZE);
+	__be16 sport = cpu_to_be16(0xc000 | ((ac->run->no * 131 + ac->idx) &
+					     0x3fff));
+	__be16 dport = cpu_to_be16((u16)be64_to_cpu(a->sid));
+
+	if (src.ss_family == AF_INET) {
+		((struct sockaddr_in *)&src)->sin_port = sport;
+		((struct sockaddr_in *)&dst)->sin_port = dport;
+	} else {
+		((struct sockaddr_in6 *)&src)->sin6_port = sport;
+		((struct sockaddr_in6 *)&dst)->sin6_port = dport;
+	}
+	memset(pdata, 0, len);
+	t->magic = cpu_to_be32(ULP_MAGIC);
+	t->run = cpu_to_be32(ac->run->no);
+	t->idx = cpu_to_be32(ac->idx);
+	t->msgs = cpu_to_be32(a->msgs);
+	t->size = cpu_to_be32(a->size);
+	return pdcm_cma_hdr_build(pdata, len, (struct sockaddr *)&src,
+				  (struct sockaddr *)&dst);
+}
+
+/* Resources, path, REQ, INIT.  Errors finish the connection. */
+static void ulp_aconn_start(struct ulp_aconn *ac)
+{
+	const struct ulp_connect_args *a = ac->run->a;
+	struct pdcm_req_param req = {};
+	u8 pdata[ULP_REQ_PDATA_LEN];
+	struct pdcm_id *id;
+	int ret;
+
+	ret = ulp_res_create(&ac->res, a->dev, a->port, IB_QPT_RC, 2,
+			     a->size, ac, NULL);
+	if (ret)
+		goto fail;
+	id = pdcm_create_id(a->dev, ulp_active_handler, ac);
+	if (IS_ERR_OR_NULL(id)) {
+		ret = id ? PTR_ERR(id) : -ENOMEM;
+		goto fail;
+	}
+	ulp_get(ULP_OBJ_ID);
+	ac->id = id;
+	ret = pdcm_resolve_path(a->dev, a->port, (struct sockaddr *)&a->src,
+				(struct sockaddr *)&a->dst, &ac->path);
+	if (ret)
+		goto fail;
+	ret = ulp_req_pdata(ac, pdata, sizeof(pdata));
+	if (ret)
+		goto fail;
+
+	req.primary_path = &ac->path;
+	req.port = a->port;
+	req.service_id = a->sid;
+	req.qp_num = ac->res.qp->qp_num;
+	req.qp_type = IB_QPT_RC;
+	req.starting_psn = get_random_u32() & 0xffffff;
+	req.private_data = pdata;
+	req.private_data_len = sizeof(pdata);
+	req.responder_resources = 1;
+	req.initiator_depth = 1;
+	req.remote_cm_response_timeout = a->cm_timeout;
+	req.local_cm_response_timeout = a->cm_timeout;
+	req.flow_control = 1;
+	req.retry_count = 7;
+	req.rnr_retry_count = 7;
+	req.max_cm_retries = a->cm_retries;
+	req.srq = 0;
+
+	mutex_lock(&ac->mutex);
+	ac->t_req = ktime_get();
+	ret = pdcm_send_req(id, &req);
+	if (!ret) {
+		/* The REP handler waits for @mutex: INIT comes first. */
+		ret = ulp_modify_qp_cm(id, ac->res.qp, IB_QPS_INIT, 0);
+		if (ret)
+			ulp_aconn_finish(ac, ULP_RES_ERROR, ret);
+	} else {
+		ulp_aconn_finish(ac, ULP_RES_ERROR, ret);
+	}
+	mutex_unlock(&ac->mutex);
+	if (ret)
+		ulp_dbg("run %u conn %u: REQ/INIT failed: %d\n", ac->run->no,
+			ac->idx, ret);
+	return;
+
+fail:
+	ulp_dbg("run %u conn %u: setup failed: %d\n", ac->run->no, ac->idx,
+		ret);
+	mutex_lock(&ac->mutex);
+	ulp_aconn_finish(ac, ULP_RES_ERROR, ret);
+	mutex_unlock(&ac->mutex);
+}
+
+static void ulp_aconn_teardown(struct ulp_aconn *ac)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ac->lock, flags);
+	ac->closing = true;
+	spin_unlock_irqrestore(&ac->lock, flags);
+	cancel_work_sync(&ac->dreq_work);
+	if (ac->id) {
+		pdcm_destroy_id(ac->id);
+		ac->id = NULL;
+		ulp_put(ULP_OBJ_ID);
+	}
+	ulp_res_destroy(&ac->res);
+	mutex_destroy(&ac->mutex);
+	ulp_put(ULP_OBJ_CONN);
+}
+
+static void ulp_run_record(struct ulp_run *run, struct ulp_record *rec,
+			   ktime_t t0, ktime_t t_end)
+{
+	const struct ulp_connect_args *a = run->a;
+	ktime_t t_last = t0;
+	u32 i;
+
+	rec->kind = ULP_REC_RUN;
+	rec->no = run->no;
+	rec->sid = a->sid;
+	snprintf(rec->src, sizeof(rec->src), "%pISc", &a->src);
+	snprintf(rec->dst, sizeof(rec->dst), "%pISc", &a->dst);
+	rec->count = a->count;
+	rec->msgs = a->msgs;
+	rec->size = a->size;
+	rec->setup_min = U32_MAX;
+	for (i = 0; i < a->count; i++) {
+		struct ulp_aconn *ac = &run->conns[i];
+		struct ulp_conn_record *c = &ac->rec;
+
+		rec->conns[i] = *c;
+		if (c->established) {
+			rec->connected++;
+			rec->setup_min = min(rec->setup_min, c->setup_us);
+			rec->setup_max = max(rec->setup_max, c->setup_us);
+			rec->setup_sum += c->setup_us;
+			if (ktime_after(ac->t_est, t_last))
+				t_last = ac->t_est;
+		}
+		if (c->result != ULP_RES_OK)
+			rec->failed++;
+		if (c->result == ULP_RES_TIMEOUT)
+			rec->timedout++;
+		if (c->result == ULP_RES_REJ) {
+			if (!rec->rej++)
+				rec->rej_reason = c->rej_reason;
+		}
+		rec->disconnected += c->drep;
+		rec->timewait += c->timewait;
+		rec->verified += c->verified;
+	}
+	if (!rec->connected)
+		rec->setup_min = 0;
+	rec->connect_us = ktime_us_delta(t_last, t0);
+	rec->elapsed_us = ktime_us_delta(t_end, t0);
+	if (rec->connect_us)
+		rec->cps = div64_u64((u64)rec->connected * USEC_PER_SEC,
+				     rec->connect_us);
+}
+
+/**
+ * ulp_connect() - one run of @a->count connections
+ * @a: what to connect to and what to send
+ *
+ * Context: process; sleeps until the run is over or @a->timeout_ms.
+ * Return: 0 once the run is recorded (whatever its connections did), or
+ * a negative errno if nothing could be started.
+ */
+int ulp_connect(const struct ulp_connect_args *a)
+{
+	struct ulp_record *rec;
+	struct ulp_run *run;
+	ktime_t t0, t_end;
+	int ret = 0;
+	u32 i;
+
+	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
+	if (!run || !rec)
+		goto nomem;
+	run->conns = kvcalloc(a->count, sizeof(*run->conns), GFP_KERNEL);
+	rec->conns = kvcalloc(a->count, sizeof(*rec->conns), GFP_KERNEL);
+	if (!run->conns || !rec->conns)
+		goto nomem;
+	run->a = a;
+	run->no = a->no;
+	atomic_set(&run->pending, a->count);
+	for (i = 0; i < a->count; i++) {
+		struct ulp_aconn *ac = &run->conns[i];
+
+		ac->run = run;
+		ac->idx = i;
+		mutex_init(&ac->mutex);
+		spin_lock_init(&ac->lock);
+		INIT_WORK(&ac->dreq_work, ulp_aconn_dreq_work);
+		ulp_get(ULP_OBJ_CONN);
+	}
+
+	t0 = ktime_get();
+	for (i = 0; i < a->count; i++)
+		ulp_aconn_start(&run->conns[i]);
+	wait_event_interruptible_timeout(ulp_run_wq,
+					 !atomic_read(&run->pending) ||
+					 atomic_read(&ulp_abort_gen) != a->gen,
+					 msecs_to_jiffies(a->timeout_ms));
+	t_end = ktime_get();
+
+	for (i = 0; i < a->count; i++) {
+		struct ulp_aconn *ac = &run->conns[i];
+
+		mutex_lock(&ac->mutex);
+		ulp_aconn_finish(ac, ULP_RES_TIMEOUT, -ETIMEDOUT);
+		mutex_unlock(&ac->mutex);
+	}
+	for (i = 0; i < a->count; i++)
+		ulp_aconn_teardown(&run->conns[i]);
+
+	ulp_run_record(run, rec, t0, t_end);
+	if (rec->failed == a->count && rec->conns[0].result == ULP_RES_ERROR)
+		ret = rec->conns[0].err;
+	ulp_record_add(rec);
+	kvfree(run->conns);
+	kfree(run);
+	return ret;
+
+nomem:
+	if (rec)
+		kvfree(rec->conns);
+	kfree(rec);
+	if (run)
+		kvfree(run->conns);
+	kfree(run);
+	return -ENOMEM;
+}

@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Listeners and the passive side of RC connections.
+ *
+ * A listener is a pdcm_id listening on a service ID with a compare built
+ * from an address (pdcm_compare_cma_addr()), a family, or none.  Every REQ
+ * it gets arrives on a new pdcm_id; the handler accepts it (QP to INIT,
+ * RTR and RTS with pdcm_init_qp_attr(), receives posted, REP carrying the
+ * listener's name), holds it unanswered, or rejects it, by the listener's
+ * mode.  Received messages are verified and echoed from the buffer they
+ * arrived in.  COMM_EST from the QP goes to pdcm_notify().
+ *
+ * Ownership of a passive connection: until it is on its listener's list
+ * the REQ handler owns it; then whoever takes it off the list under
+ * ulp_lock does: a handler (which frees it and returns non-zero so that
+ * pdcm destroys the id) or a close (which sets @detached and destroys the
+ * id itself; a handler that then runs sees @detached and leaves it).
+ */
+#include <linux/inet.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ulp.h"
+
+#define ULP_PASSIVE_BUFS	4	/* receives posted per connection */
+#define ULP_DEFAULT_SIZE	4096	/* when the REQ carries no token */
+
+struct ulp_pconn {
+	u32 kind;			/* ULP_CTX_PCONN */
+	struct list_head node;		/* in ->l->conns, under ulp_lock */
+	struct ulp_listener *l;		/* holds a reference */
+	struct pdcm_id *id;
+	struct ulp_qpres res;
+	spinlock_t lock;		/* @closing vs. posting */
+	bool closing;
+	bool detached;			/* under ulp_lock: a close owns it */
+	bool established;
+};
+
+static const char *const ulp_mode_names[] = {
+	[ULP_MODE_ACCEPT] = "accept",
+	[ULP_MODE_HOLD] = "hold",
+	[ULP_MODE_REJECT] = "reject",
+	[ULP_MODE_FAIL] = "fail",
+};
+
+static void ulp_listener_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct ulp_listener, ref));
+}
+
+static void ulp_listener_put(struct ulp_listener *l)
+{
+	kref_put(&l->ref, ulp_listener_release);
+}
+
+/* A live listener whose address is @ctx, with a reference; ulp_lock held. */
+static struct ulp_listener *ulp_listener_get_ctx(void *ctx)
+{
+	struct ulp_listener *l;
+
+	list_for_each_entry(l, &ulp_listeners, node)
+		if (l == ctx && !l->dying) {
+			kref_get(&l->ref);
+			return l;
+		}
+	return NULL;
+}
+
+/* Free a passive connection; with @destroy_id also its pdcm_id. */
+static void ulp_pconn_free(struct ulp_pconn *pc, bool destroy_id)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&pc->lock, flags);
+	pc->closing = true;
+	spin_unlock_irqrestore(&pc->lock, flags);
+	if (destroy_id) {
+		pdcm_destroy_id(pc->id);
+		ulp_put(ULP_OBJ_ID);
+	}
+	ulp_res_destroy(&pc->res);
+	ulp_listener_put(pc->l);
+	kfree(pc);
+	ulp_put(ULP_OBJ_CONN);
+}
+
+/*
+ * From a handler: take @pc off its listener and free it.  Returns what the
+ * handler returns: 1 (pdcm destroys the id) if it was ours to free, 0 if a
+ * close owns it and destroys the id after this handler.
+ */
+static int ulp_pconn_release(struct ulp_pconn *pc)
+{
+	struct ulp_listener *l = pc->l;
+
+	mutex_lock(&ulp_lock);
+	if (pc->detached) {
+		mutex_unlock(&ulp_lock);
+		return 0;
+	}
+	list_del(&pc->node);
+	atomic_dec(&l->live);
+	mutex_unlock(&ulp_lock);
+	ulp_pconn_free(pc, false);
+	ulp_put(ULP_OBJ_ID);	/* pdcm destroys it */
+	return 1;
+}
+
+/*
+ * Data that arrives before the RTU raises COMM_EST on real HCAs (rxe never
+ * does): tell pdcm, which then delivers USER_ESTABLISHED.
+ */
+static void ulp_p_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct ulp_pconn *pc = ctx;
+	unsigned long flags;
+
+	if (ev->event != IB_EVENT_COMM_EST)
+		return;
+	spin_lock_irqsave(&pc->lock, flags);
+	if (!pc->closing)
+		pdcm_notify(pc->id, IB_EVENT_COMM_EST);
+	spin_unlock_irqrestore(&pc->lock, flags);
+}
+
+static void ulp_p_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+
+static void ulp_p_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct ulp_buf *b = container_of(wc->wr_cqe, struct ulp_buf, cqe);
+	struct ulp_pconn *pc = b->ctx;
+	unsigned long flags;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			atomic_inc(&pc->l->errors);
+		return;
+	}
+	spin_lock_irqsave(&pc->lock, flags);
+	if (!pc->closing && ulp_post_recv(b, ulp_p_recv_done))
+		atomic_inc(&pc->l->errors);
+	spin_unlock_irqrestore(&pc->lock, flags);
+}
+
+static void ulp_p_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct ulp_buf *b = container_of(wc->wr_cqe, struct ulp_buf, cqe);
+	struct ulp_pconn *pc = b->ctx;
+	struct ulp_listener *l = pc->l;
+	unsigned long flags;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			atomic_inc(&l->errors);
+		return;
+	}
+	ib_dma_sync_single_for_cpu(b->res->dev, b->dma, b->size,
+				   DMA_BIDIRECTIONAL);
+	if (ulp_verify(b->va, wc->byte_len))
+		atomic64_add(wc->byte_len, &l->bytes);
+	else
+		atomic_inc(&l->bad);
+	spin_lock_irqsave(&pc->lock, flags);
+	if (!pc->closing &&
+	    ulp_post_send(b, 0, wc->byte_len, ulp_p_send_done, NULL, 0, 0))
+		atomic_inc(&l->errors);
+	spin_unlock_irqrestore(&pc->lock, flags);
+}
+
+/* QP to RTR with receives posted; unless the listener holds, RTS and REP. */
+static int ulp_pconn_accept(struct ulp_pconn *pc,
+			    const struct pdcm_req_event_param *req)
+{
+	struct pdcm_rep_param rep = {};
+	char pdata[sizeof(ULP_REP_TAG) + ULP_NAME_LEN];
+	struct ib_qp *qp = pc->res.qp;
+	unsigned int i;
+	u32 psn;
+	int ret;
+
+	/*
+	 * rdma_cm's order: RTR (with the PSN the REP will carry: pdcm, like
+	 * ib_cm, knows our receive PSN only from the REP) and RTS before the
+	 * REP, so the QP is ready when the peer's first packet comes.
+	 */
+	psn = get_random_u32() & 0xffffff;
+	ret = ulp_modify_qp_cm(pc->id, qp, IB_QPS_INIT, 0);
+	if (ret)
+		return ret;
+	for (i = 0; i < pc->res.nbufs; i++) {
+		ret = ulp_post_recv(&pc->res.bufs[i], ulp_p_recv_done);
+		if (ret)
+			return ret;
+	}
+	ret = ulp_modify_qp_cm(pc->id, qp, IB_QPS_RTR, psn);
+	if (ret || pc->l->mode == ULP_MODE_HOLD)
+		return ret;
+	if (pc->l->mode == ULP_MODE_FAIL)
+		return -ECANCELED;	/* exercise the error path */
+	ret = ulp_modify_qp_cm(pc->id, qp, IB_QPS_RTS, 0);
+	if (ret)
+		return ret;
+
+	snprintf(pdata, sizeof(pdata), "%s%s", ULP_REP_TAG, pc->l->name);
+	rep.qp_num = qp->qp_num;
+	rep.starting_psn = psn;
+	rep.private_data = pdata;
+	rep.private_data_len = strlen(pdata) + 1;
+	rep.responder_resources = req->responder_resources;
+	rep.initiator_depth = req->initiator_depth;
+	rep.failover_accepted = 0;
+	rep.flow_control = 1;
+	rep.rnr_retry_count = 7;
+	rep.srq = 0;
+	return pdcm_send_rep(pc->id, &rep);
+}
+
+static u32 ulp_req_size(const struct pdcm_event *ev)
+{
+	const struct ulp_req_token *t;
+
+	if (!ev->private_data || ev->private_data_len < ULP_REQ_PDATA_LEN)
+		return ULP_DEFAULT_SIZE;
+	t = ev->private_data + PDCM_CMA_HDR_SIZE;
+	if (t->magic != cpu_to_be32(ULP_MAGIC))
+		return ULP_DEFAULT_SIZE;
+	return clamp_t(u32, be32_to_cpu(t->size), ULP_MIN_MSG, ULP_MAX_MSG);
+}
+
+static int ulp_req_received(struct pdcm_id *id, const struct pdcm_event *ev)
+{
+	const struct pdcm_req_event_param *req = &ev->param.req_rcvd;
+	struct sockaddr_storage src = {}, dst = {};
+	struct ulp_listener *l;
+	struct ulp_pconn *pc;
+	int ret;
+
+	mutex_lock(&ulp_lock);
+	l = ulp_listener_get_ctx(req->listen_context);
+	mutex_unlock(&ulp_lock);
+	if (!l)
+		return -ENOENT;	/* being destroyed: pdcm rejects the REQ */
+	atomic_inc(&l->reqs);
+	/* What pdcm parsed for us must be what the header says. */
+	if (pdcm_cma_hdr_parse(ev->private_data, ev->private_data_len,
+			       id->service_id, &src, &dst) ||
+	    req->addr.kind != PDCM_ADDR_CMA ||
+	    memcmp(&req->addr.src, &src, sizeof(src)) ||
+	    memcmp(&req->addr.dst, &dst, sizeof(dst)))
+		atomic_inc(&l->addr_errors);
+	ulp_dbg("%s: REQ from %pISpc to %pISpc (addr kind %d)\n", l->name,
+		&src, &dst, req->addr.kind);
+
+	if (l->mode == ULP_MODE_REJECT) {
+		atomic_inc(&l->rejected);
+		pdcm_send_rej(id, PDCM_REJ_CONSUMER_DEFINED, NULL, 0, NULL, 0);
+		ulp_listener_put(l);
+		return 1;
+	}
+
+	pc = kzalloc(sizeof(*pc), GFP_KERNEL);
+	if (!pc) {
+		atomic_inc(&l->errors);
+		pdcm_send_rej(id, PDCM_REJ_NO_RESOURCES, NULL, 0, NULL, 0);
+		ulp_listener_put(l);
+		return 1;
+	}
+	ulp_get(ULP_OBJ_CONN);
+	pc->kind = ULP_CTX_PCONN;
+	pc->l = l;
+	pc->id = id;
+	spin_lock_init(&pc->lock);
+	INIT_LIST_HEAD(&pc->node);
+	id->context = pc;
+
+	if (!id->device) {
+		pr_warn_once("pdcm_ulp: REQ delivered on an id without a device\n");
+		ret = -ENODEV;
+		goto reject;
+	}
+	ret = ulp_res_create(&pc->res, id->device, req->port, IB_QPT_RC,
+			     ULP_PASSIVE_BUFS, ulp_req_size(ev), pc,
+			     ulp_p_qp_event);
+	if (ret)
+		goto reject;
+	ret = ulp_pconn_accept(pc, req);
+	if (ret)
+		goto reject;
+
+	mutex_lock(&ulp_lock);
+	if (l->dying) {
+		mutex_unlock(&ulp_lock);
+		ulp_pconn_free(pc, false);
+		return 1;
+	}
+	list_add_tail(&pc->node, &l->conns);
+	atomic_inc(&l->live);
+	ulp_get(ULP_OBJ_ID);
+	mutex_unlock(&ulp_lock);
+	return 0;
+
+reject:
+	ulp_dbg("%s: accepting failed: %d\n", l->name, ret);
+	atomic_inc(&l->errors);
+	pdcm_send_rej(id, PDCM_REJ_NO_RESOURCES, NULL, 0, NULL, 0);
+	ulp_pconn_free(pc, false);
+	return 1;
+}
+
+static int ulp_passive_handler(struct pdcm_id *id, const struct pdcm_event *ev)
+{
+	struct ulp_pconn *pc = id->context;
+	struct ulp_listener *l;
+
+	if (ev->event == PDCM_REQ_RECEIVED)
+		return ulp_req_received(id, ev);
+	if (!pc || pc->kind != ULP_CTX_PCONN) {
+		pr_warn_once("pdcm_ulp: %s on an id that is no connection\n",
+			     pdcm_event_name(ev->event));
+		return 0;
+	}
+	l = pc->l;
+	ulp_dbg("%s: passive %s in %s\n", l->name, pdcm_event_name(ev->event),
+		pdcm_state_name(id->state));
+
+	switch (ev->event) {
+	case PDCM_RTU_RECEIVED:
+	case PDCM_USER_ESTABLISHED:
+		if (!pc->established) {
+			pc->established = true;
+			atomic_inc(&l->established);
+		}
+		return 0;
+	case PDCM_DREQ_RECEIVED:
+		atomic_inc(&l->disconnected);
+		if (pdcm_send_drep(id, NULL, 0))
+			atomic_inc(&l->errors);
+		return 0;
+	case PDCM_TIMEWAIT_EXIT:
+		atomic_inc(&l->timewait);
+		return ulp_pconn_release(pc);
+	case PDCM_REJ_RECEIVED:
+	case PDCM_REP_ERROR:
+	case PDCM_DREQ_ERROR:
+	case PDCM_SEND_ERROR:
+		atomic_inc(&l->errors);
+		return ulp_pconn_release(pc);
+	default:
+		return 0;
+	}
+}
+
+static struct ulp_listener *ulp_listener_find(const char *name)
+{
+	struct ulp_listener *l;
+
+	list_for_each_entry(l, &ulp_listeners, node)
+		if (!strcmp(l->name, name))
+			return l;
+	return NULL;
+}
+
+static int ulp_build_compare(struct ulp_listener *l, const char *addr,
+			     const struct pdcm_compare **cmp)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
+
+	*cmp = &l->cmp;
+	if (!strcmp(addr, "any")) {
+		*cmp = NULL;
+		strscpy(l->addr, "any", sizeof(l->addr));
+		return 0;
+	}
+	if (!strcmp(addr, "ipv4") || !strcmp(addr, "ipv6")) {
+		strscpy(l->addr, addr, sizeof(l->addr));
+		return pdcm_compare_cma_family(&l->cmp, addr[3] == '4' ?
+					       AF_INET : AF_INET6);
+	}
+	if (in4_pton(addr, -1, (u8 *)&sin.sin_addr, -1, NULL)) {
+		snprintf(l->addr, sizeof(l->addr), "%pISc", &sin);
+		return pdcm_compare_cma_addr(&l->cmp, (struct sockaddr *)&sin);
+	}
+	if (in6_pton(addr, -1, (u8 *)&sin6.sin6_addr, -1, NULL)) {
+		snprintf(l->addr, sizeof(l->addr), "%pISc", &sin6);
+		return pdcm_compare_cma_addr(&l->cmp, (struct sockaddr *)&sin6);
+	}
+	return -EINVAL;
+}
+
+/**
+ * ulp_listen() - create listener @name
+ * @name: unique among live listeners
+ * @sid: service ID
+ * @addr: an IPv4/IPv6 address, "ipv4"/"ipv6" (family only), or "any"
+ * @dev: device, or NULL for all
+ * @port: port, or 0 for any
+ * @mode: what the handler does with a REQ
+ * @backlog: pdcm_listen_attr.backlog
+ *
+ * Context: process, ctl serialised.
+ * Return: 0 or a negative errno.
+ */
+int ulp_listen(const char *name, __be64 sid, const char *addr,
+	       struct ib_device *dev, u32 port, enum ulp_mode mode,
+	       u32 backlog)
+{
+	struct pdcm_listen_attr attr = {};
+	struct ulp_listener *l, *old;
+	struct pdcm_id *id;
+	int ret;
+
+	if (strlen(name) >= ULP_NAME_LEN)
+		return -ENAMETOOLONG;
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return -ENOMEM;
+	l->kind = ULP_CTX_LISTENER;
+	kref_init(&l->ref);
+	strscpy(l->name, name, sizeof(l->name));
+	strscpy(l->devname, dev ? dev_name(&dev->dev) : "all",
+		sizeof(l->devname));
+	l->sid = sid;
+	l->mode = mode;
+	INIT_LIST_HEAD(&l->conns);
+	attr.service_id = sid;
+	attr.port = port;
+	attr.backlog = backlog;
+	ret = ulp_build_compare(l, addr, &attr.compare);
+	if (ret)
+		goto free;
+
+	id = pdcm_create_id(dev, ulp_passive_handler, l);
+	if (IS_ERR_OR_NULL(id)) {
+		ret = id ? PTR_ERR(id) : -ENOMEM;
+		goto free;
+	}
+	ulp_get(ULP_OBJ_ID);
+	l->id = id;
+
+	mutex_lock(&ulp_lock);
+	old = ulp_listener_find(name);
+	if (old && !old->dying) {
+		mutex_unlock(&ulp_lock);
+		ret = -EEXIST;
+		goto destroy;
+	}
+	if (old) {		/* the record of a destroyed one */
+		list_del(&old->node);
+		ulp_listener_put(old);
+	}
+	list_add_tail(&l->node, &ulp_listeners);
+	mutex_unlock(&ulp_lock);
+
+	ret = pdcm_listen(id, &attr);
+	if (ret) {
+		mutex_lock(&ulp_lock);
+		list_del(&l->node);
+		mutex_unlock(&ulp_lock);
+		goto destroy;
+	}
+	ulp_get(ULP_OBJ_LISTENER);
+	return 0;
+
+destroy:
+	pdcm_destroy_id(id);
+	ulp_put(ULP_OBJ_ID);
+free:
+	ulp_listener_put(l);
+	return ret;
+}
+
+/* Destroy @l's id and its connections; the record stays until reset. */
+static void ulp_listener_close(struct ulp_listener *l)
+{
+	struct ulp_pconn *pc, *tmp;
+	struct pdcm_id *id;
+	LIST_HEAD(conns);
+
+	mutex_lock(&ulp_lock);
+	l->dying = true;
+	list_for_each_entry(pc, &l->conns, node)
+		pc->detached = true;
+	list_splice_init(&l->conns, &conns);
+	id = l->id;
+	l->id = NULL;
+	mutex_unlock(&ulp_lock);
+
+	/*
+	 * Connections first: pdcm_destroy_id() of a listen waits until every
+	 * REQ it delivered is answered or its id destroyed.  New REQs find
+	 * @dying and are refused by the handler meanwhile.
+	 */
+	list_for_each_entry_safe(pc, tmp, &conns, node) {
+		list_del(&pc->node);
+		atomic_dec(&l->live);
+		ulp_pconn_free(pc, true);
+	}
+	if (id) {
+		pdcm_destroy_id(id);
+		ulp_put(ULP_OBJ_ID);
+		ulp_put(ULP_OBJ_LISTENER);
+	}
+}
+
+/**
+ * ulp_destroy_listener() - destroy listener @name and its connections
+ * @name: the listener
+ *
+ * Context: process, ctl serialised.
+ * Return: 0, or -ENOENT if no live listener has that name.
+ */
+int ulp_destroy_listener(const char *name)
+{
+	struct ulp_listener *l;
+
+	mutex_lock(&ulp_lock);
+	l = ulp_listener_find(name);
+	if (l && l->dying)
+		l = NULL;
+	if (l)
+		kref_get(&l->ref);
+	mutex_unlock(&ulp_lock);
+	if (!l)
+		return -ENOENT;
+	ulp_listener_close(l);
+	ulp_listener_put(l);
+	return 0;
+}
+
+/* Close every listener; records stay.  Context: ctl serialised. */
+void ulp_destroy_all_listeners(void)
+{
+	struct ulp_listener *l;
+
+	for (;;) {
+		mutex_lock(&ulp_lock);
+		list_for_each_entry(l, &ulp_listeners, node)
+			if (!l->dying)
+				break;
+		if (list_entry_is_head(l, &ulp_listeners, node)) {
+			mutex_unlock(&ulp_lock);
+			return;
+		}
+		kref_get(&l->ref);
+		mutex_unlock(&ulp_lock);
+		ulp_listener_close(l);
+		ulp_listener_put(l);
+	}
+}
+
+/* Drop the records of closed listeners.  Context: ctl serialised. */
+void ulp_free_listeners(void)
+{
+	struct ulp_listener *l, *tmp;
+
+	ulp_destroy_all_listeners();
+	mutex_lock(&ulp_lock);
+	list_for_each_entry_safe(l, tmp, &ulp_listeners, node) {
+		list_del(&l->node);
+		ulp_listener_put(l);
+	}
+	mutex_unlock(&ulp_lock);
+}
+
+/* One "listener" line each; ulp_lock held. */
+void ulp_show_listeners(struct seq_file *m)
+{
+	struct ulp_listener *l;
+
+	list_for_each_entry(l, &ulp_listeners, node)
+		seq_printf(m,
+			   "listener %s sid=0x%016llx addr=%s dev=%s mode=%s state=%s reqs=%d established=%d bytes=%lld bad=%d disconnected=%d timewait=%d rejected=%d errors=%d addr_errors=%d live=%d\n",
+			   l->name, be64_to_cpu(l->sid), l->addr, l->devname,
+			   ulp_mode_names[l->mode],
+			   l->dying ? "destroyed" : "listening",
+			   atomic_read(&l->reqs), atomic_read(&l->established),
+			   (long long)atomic64_read(&l->bytes),
+			   atomic_read(&l->bad), atomic_read(&l->disconnected),
+			   atomic_read(&l->timewait), atomic_read(&l->rejected),
+			   atomic_read(&l->errors),
+			   atomic_read(&l->addr_errors), atomic_read(&l->live));
+}

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * pdcm_ulp: a test ULP for pdcm, driven from debugfs.  Shared declarations
+ * of its parts: ctl.c (module, devices, debugfs, command parsing), qp.c
+ * (verbs resources and the data pattern), passive.c (listeners), active.c
+ * (connection runs) and sidr.c (SIDR over UD).
+ */
+#ifndef _PDCM_ULP_H
+#define _PDCM_ULP_H
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/socket.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include <rdma/pdcm.h>
+
+#define ULP_NAME_LEN		16
+#define ULP_ADDR_LEN		48	/* "%pISc" of an IPv6 address, or "any" */
+#define ULP_MIN_MSG		16	/* the pattern header */
+#define ULP_MAX_MSG		65536
+#define ULP_MAX_CONNS		1024
+#define ULP_QKEY		0x0050444dU	/* UD Q_Key of both SIDR ends */
+#define ULP_MAGIC		0x50444d55U	/* "PDMU": REQ token, pattern */
+#define ULP_REP_TAG		"pdcm_ulp:"	/* REP private data: tag + name */
+#define ULP_GRH_LEN		40	/* UD receive buffers start with it */
+
+/* Objects the ULP holds; "live" in results.  Each must be 0 when idle. */
+enum ulp_obj {
+	ULP_OBJ_LISTENER,	/* listeners with a pdcm_id (incl. SIDR) */
+	ULP_OBJ_CONN,		/* active + passive connection structs */
+	ULP_OBJ_ID,		/* pdcm_ids the ULP owns */
+	ULP_OBJ_PD,
+	ULP_OBJ_CQ,
+	ULP_OBJ_QP,
+	ULP_OBJ_AH,
+	ULP_OBJ_BUF,		/* DMA-mapped message buffers */
+	ULP_OBJ_RUN,		/* connect / sidr commands in progress */
+	ULP_OBJ_NR
+};
+
+extern atomic_t ulp_live[ULP_OBJ_NR];
+extern bool ulp_verbose;
+
+static inline void ulp_get(enum ulp_obj o)
+{
+	atomic_inc(&ulp_live[o]);
+}
+
+static inline void ulp_put(enum ulp_obj o)
+{
+	atomic_dec(&ulp_live[o]);
+}
+
+#define ulp_dbg(fmt, ...)						\
+	do {								\
+		if (ulp_verbose)					\
+			pr_info("pdcm_ulp: " fmt, ##__VA_ARGS__);	\
+	} while (0)
+
+/*
+ * ulp_lock protects every list below and the records hanging off them;
+ * the counters in the listener structs are atomics.
+ */
+extern struct mutex ulp_lock;
+extern struct list_head ulp_listeners;		/* struct ulp_listener */
+extern struct list_head ulp_sidr_listeners;	/* struct ulp_sidr_listener */
+extern struct list_head ulp_records;		/* struct ulp_record */
+extern wait_queue_head_t ulp_idle_wq;		/* ULP_OBJ_RUN reached 0 */
+extern unsigned int ulp_run_seq;		/* numbers runs, under ulp_lock */
+extern struct workqueue_struct *ulp_wq;
+
+/*
+ * Runs (connect, sidr) wait on ulp_run_wq for their connections or for
+ * ulp_abort_gen to change: close, reset and device removal abort them.
+ */
+extern wait_queue_head_t ulp_run_wq;
+extern atomic_t ulp_abort_gen;
+
+/* --- qp.c: verbs resources of one endpoint ---------------------------- */
+
+struct ulp_qpres;
+
+struct ulp_buf {
+	struct ib_cqe cqe;
+	struct ulp_qpres *res;
+	void *ctx;		/* the owning connection or listener */
+	void *va;
+	u64 dma;
+	u32 size;
+	struct ib_ah *ah;	/* UD echo in flight from this buffer */
+};
+
+struct ulp_qpres {
+	struct ib_device *dev;
+	u32 port;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+	struct ulp_buf *bufs;
+	unsigned int nbufs;
+};
+
+int ulp_res_create(struct ulp_qpres *r, struct ib_device *dev, u32 port,
+		   enum ib_qp_type type, unsigned int nbufs, u32 size,
+		   void *ctx, void (*qp_event)(struct ib_event *ev, void *ctx));
+void ulp_res_destroy(struct ulp_qpres *r);
+int ulp_post_recv(struct ulp_buf *b,
+		  void (*done)(struct ib_cq *cq, struct ib_wc *wc));
+int ulp_post_send(struct ulp_buf *b, u32 offset, u32 len,
+		  void (*done)(struct ib_cq *cq, struct ib_wc *wc),
+		  struct ib_ah *ah, u32 remote_qpn, u32 remote_qkey);
+int ulp_modify_qp_cm(struct pdcm_id *id, struct ib_qp *qp,
+		     enum ib_qp_state state, u32 rq_psn);
+int ulp_modify_ud(struct ulp_qpres *r, u16 pkey);
+
+void ulp_fill(void *buf, u32 len, u32 run, u32 idx, u32 seq);
+bool ulp_verify(const void *buf, u32 len);
+
+/*
+ * What an active side puts after the RDMA CM header in the REQ: the
+ * passive side sizes its buffers from it and the pattern names the run.
+ */
+struct ulp_req_token {
+	__be32 magic;
+	__be32 run;
+	__be32 idx;
+	__be32 msgs;
+	__be32 size;
+};
+
+#define ULP_REQ_PDATA_LEN	(PDCM_CMA_HDR_SIZE + sizeof(struct ulp_req_token))
+
+/* Tags the structs a pdcm_id's context may point to. */
+enum ulp_ctx_kind {
+	ULP_CTX_LISTENER = 0x4c495354,
+	ULP_CTX_PCONN = 0x50434f4e,
+};
+
+/* --- passive.c ------------------------------------------------------- */
+
+/*
+ * What a listener does with a REQ: accept it; hold it (QP made, no REP);
+ * reject it (REJ CONSUMER_DEFINED, no QP); fail (QP made and taken to RTR,
+ * then the error path: REJ NO_RESOURCES, everything freed).
+ */
+enum ulp_mode { ULP_MODE_ACCEPT, ULP_MODE_HOLD, ULP_MODE_REJECT, ULP_MODE_FAIL };
+
+struct ulp_listener {
+	u32 kind;			/* ULP_CTX_LISTENER */
+	struct kref ref;		/* the list's, and one per pconn */
+	struct list_head node;		/* in ulp_listeners */
+	char name[ULP_NAME_LEN];
+	char addr[ULP_ADDR_LEN];
+	char devname[IB_DEVICE_NAME_MAX];
+	__be64 sid;
+	enum ulp_mode mode;
+	struct pdcm_compare cmp;
+	struct pdcm_id *id;		/* NULL once destroyed */
+	bool dying;			/* under ulp_lock */
+	struct list_head conns;		/* struct ulp_pconn, under ulp_lock */
+	atomic_t reqs, established, disconnected, timewait, rejected;
+	atomic_t errors, bad, addr_errors, live;
+	atomic64_t bytes;
+};
+
+int ulp_listen(const char *name, __be64 sid, const char *addr,
+	       struct ib_device *dev, u32 port, enum ulp_mode mode,
+	       u32 backlog);
+int ulp_destroy_listener(const char *name);
+void ulp_destroy_all_listeners(void);
+void ulp_free_listeners(void);
+void ulp_show_listeners(struct seq_file *m);
+
+/* --- active.c -------------------------------------------------------- */
+
+struct ulp_connect_args {
+	struct ib_device *dev;
+	u32 port;
+	__be64 sid;
+	struct sockaddr_storage src, dst;
+	u32 count, msgs, size;
+	unsigned int timeout_ms;
+	u8 cm_timeout, cm_retries;
+	bool wait_timewait;
+	unsigned int no;	/* run number */
+	int gen;		/* ulp_abort_gen when it began */
+};
+
+int ulp_connect(const struct ulp_connect_args *a);
+
+/* --- sidr.c ---------------------------------------------------------- */
+
+struct ulp_sidr_listener {
+	struct list_head node;		/* in ulp_sidr_listeners */
+	__be64 sid;
+	char devname[IB_DEVICE_NAME_MAX];
+	struct pdcm_id *id;
+	struct ulp_qpres res;
+	spinlock_t lock;		/* closing vs. posting */
+	bool closing;
+	atomic_t reqs, datagrams, verified, bad, echoed, errors;
+};
+
+int ulp_sidr_listen(__be64 sid, struct ib_device *dev, u32 port);
+void ulp_sidr_destroy_all(void);
+void ulp_sidr_free_all(void);
+void ulp_show_sidr_listeners(struct seq_file *m);
+int ulp_sidr(const struct ulp_connect_args *a);
+
+/* --- records (results of runs), ctl.c -------------------------------- */
+
+enum ulp_conn_result {
+	ULP_RES_NONE,		/* never started */
+	ULP_RES_OK,		/* connected, data verified, disconnected */
+	ULP_RES_REJ,		/* REJ received, reason in rej_reason */
+	ULP_RES_REQ_ERROR,	/* REQ unanswered after all retries */
+	ULP_RES_TIMEOUT,	/* the command's timeout passed */
+	ULP_RES_PEER_DISC,	/* the peer disconnected first */
+	ULP_RES_DATA_ERROR,	/* bad echo or failed work completion */
+	ULP_RES_ERROR,		/* local error (verbs, pdcm call) */
+	ULP_RES_NR
+};
+
+extern const char *const ulp_result_names[ULP_RES_NR];
+
+struct ulp_conn_record {
+	u8 result;
+	u8 established;
+	u8 drep;
+	u8 timewait;
+	u16 rej_reason;
+	int err;
+	u32 setup_us;
+	u64 verified;
+	char listener[ULP_NAME_LEN];
+};
+
+enum ulp_record_kind { ULP_REC_RUN, ULP_REC_SIDR };
+
+struct ulp_record {
+	struct list_head node;		/* in ulp_records */
+	enum ulp_record_kind kind;
+	unsigned int no;
+	__be64 sid;
+	char src[ULP_ADDR_LEN], dst[ULP_ADDR_LEN];
+	u32 count, msgs, size;
+	/* run */
+	u32 connected, failed, timedout, rej, rej_reason, disconnected;
+	u32 timewait;
+	u64 verified;
+	u32 setup_min, setup_max;
+	u64 setup_sum;
+	u64 connect_us, elapsed_us, cps;
+	struct ulp_conn_record *conns;	/* [count] */
+	/* sidr */
+	int status;		/* SIDR_REP status, or -errno */
+	u32 qpn, qkey;
+	u32 sent, echoed, dgram_verified;
+	u32 rtt_us;
+};
+
+void ulp_record_add(struct ulp_record *rec);
+void ulp_records_free(void);
+
+#endif /* _PDCM_ULP_H */

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# ib_pdcm's module parameters (Documentation/install.rst, "Parameters"):
+# modinfo describes each, a value outside max_cm_retries' 0..15 is refused
+# with a message naming the range and the module does not load, values in
+# range load and read back; dump_mads is writable at run time, and
+# max_cm_retries is not.
+P=/sys/module/ib_pdcm/parameters
+
+loaded() { grep -q "^$1 " /proc/modules; }
+described() {	# described NAME WORDS: modinfo's description of NAME has WORDS
+	modinfo -F parm ib_pdcm | grep "^$1:" | grep -q -- "$2"
+}
+param_is() {	# param_is NAME VALUE
+	_v=$(cat "$P/$1")
+	[ "$_v" = "$2" ] || { echo "$1 is '$_v', expected '$2'"; return 1; }
+}
+refused() {	# refused VALUE: the load fails and says why
+	dmesg -c >/dev/null
+	modprobe ib_pdcm "max_cm_retries=$1" && { echo "loaded with $1"; return 1; }
+	loaded ib_pdcm && { echo "left loaded"; return 1; }
+	dmesg | grep -q "ib_pdcm: max_cm_retries=$1 refused: must be an integer 0..15" ||
+		{ dmesg | tail -n 5; return 1; }
+}
+loads_with() {	# loads_with VALUE: loads, reads back VALUE, unloads
+	modprobe ib_pdcm "max_cm_retries=$1" || return 1
+	param_is max_cm_retries "$1" || return 1
+	rmmod ib_pdcm
+}
+
+net_up
+rxe_add rxe0 eth0
+suite_begin params
+check described_max_cm_retries described max_cm_retries "0..15"
+check described_dump_mads described dump_mads "Hex-dump"
+check typed_max_cm_retries sh -c "modinfo -F parmtype ib_pdcm | grep -qx max_cm_retries:uint"
+check refuses_16 refused 16
+check refuses_negative refused -1
+check refuses_garbage refused abc
+check loads_with_0 loads_with 0
+check loads_with_15 loads_with 15
+check loads_with_3 modprobe ib_pdcm max_cm_retries=3
+check reads_back_3 param_is max_cm_retries 3
+check claims_rxe0 wait_for "grep -q '^rxe0 1 claimed' /sys/kernel/debug/pdcm/ports" 5
+check_not max_cm_retries_read_only sh -c "echo 5 >$P/max_cm_retries"
+check still_3 param_is max_cm_retries 3
+check dump_mads_default_off param_is dump_mads N
+check dump_mads_writable sh -c "echo 1 >$P/dump_mads"
+check dump_mads_on param_is dump_mads Y
+check_not dump_mads_refuses_garbage sh -c "echo maybe >$P/dump_mads"
+check dump_mads_off sh -c "echo 0 >$P/dump_mads"
+check rmmod_ib_pdcm rmmod ib_pdcm
+suite_end
