@@ -193,7 +193,8 @@ void pdcm_deliver_simple(struct pdcm_conn *conn,
 void pdcm_enter_timewait(struct pdcm_conn *conn)
 	__must_hold(&conn->lock)
 {
-	unsigned int ms = pdcm_timeout_ms(conn->local_ack_timeout) * 2;
+	/* as ib_cm: one local ACK timeout (packet lifetime + 1) */
+	unsigned int ms = pdcm_timeout_ms(conn->local_ack_timeout);
 
 	lockdep_assert_held(&conn->lock);
 	pdcm_conn_get(conn);
@@ -223,6 +224,38 @@ void pdcm_timewait_work(struct work_struct *work)
 		pdcm_deliver_simple(conn, PDCM_TIMEWAIT_EXIT, NULL, 0);
 	}
 	pdcm_conn_put(conn);
+}
+
+/**
+ * pdcm_active_begin() - what pdcm_send_req() and pdcm_send_sidr_req() share
+ * @conn: the id, which must have a device
+ * @ev: PDCM_EV_SEND_REQ or PDCM_EV_SEND_SIDR_REQ: must be allowed now
+ * @port_num: the local port
+ * @path: the path to the peer
+ *
+ * Finds pdcm's port and builds the peer's address from @path.  The state
+ * is not changed: the caller steps the FSM once its message is built.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, -EINVAL in the wrong state, -ENODEV if pdcm does not own
+ * the port, or the address error.
+ */
+int pdcm_active_begin(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
+		      u32 port_num, struct sa_path_rec *path)
+{
+	struct pdcm_port *port;
+	int ret;
+
+	spin_lock_irq(&conn->lock);
+	ret = pdcm_fsm_next(conn->id.state, ev);
+	spin_unlock_irq(&conn->lock);
+	if (ret < 0)
+		return ret;
+	port = pdcm_port_find(conn->id.device, port_num);
+	if (!port)
+		return -ENODEV;
+	conn->port = port;
+	return port->ops->path_av(conn, path);
 }
 
 /* ---- ids ------------------------------------------------------------ */

@@ -2,7 +2,8 @@
 /*
  * Internals shared by the connection files: conn.c (ids, listen, helpers,
  * delivery, timewait), handshake.c, disconnect.c and rx.c (work items and
- * receive dispatch); debugfs.c reads pdcm_listens.
+ * receive dispatch); sidr.c shares pdcm_active_begin(), debugfs.c reads
+ * pdcm_listens.
  */
 #ifndef _PDCM_CONN_H
 #define _PDCM_CONN_H
@@ -59,6 +60,8 @@ void pdcm_deliver_simple(struct pdcm_conn *conn, enum pdcm_event_type type,
 void pdcm_enter_timewait(struct pdcm_conn *conn);
 void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem);
 int pdcm_check_pdata(const void *pdata, u8 len, unsigned int max);
+int pdcm_active_begin(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
+		      u32 port_num, struct sa_path_rec *path);
 
 /* handshake.c */
 void pdcm_req_work(struct pdcm_work *w);

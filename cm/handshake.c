@@ -63,22 +63,13 @@ int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 	if (param->qp_type != IB_QPT_RC && param->qp_type != IB_QPT_UC &&
 	    param->qp_type != IB_QPT_XRC_INI)
 		return -EINVAL;
-	spin_lock_irq(&conn->lock);
-	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_SEND_REQ);
-	spin_unlock_irq(&conn->lock);
-	if (ret < 0)
+	ret = pdcm_active_begin(conn, PDCM_EV_SEND_REQ, param->port, path);
+	if (ret)
 		return ret;
-
-	port = pdcm_port_find(id->device, param->port);
-	if (!port)
-		return -ENODEV;
+	port = conn->port;
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
 		return -ENOMEM;
-	conn->port = port;
-	ret = port->ops->path_av(conn, path);
-	if (ret)
-		goto out;
 
 	conn->id.service_id = param->service_id;
 	conn->local_qpn = param->qp_num;

@@ -151,6 +151,31 @@ static u32 pdcm_our_id(const struct pdcm_msg *msg)
 	}
 }
 
+/* The sender's own comm ID (its "local comm ID"), for the trace. */
+static u32 pdcm_their_id(const struct pdcm_msg *msg)
+{
+	switch (msg->hdr.attr_id) {
+	case PDCM_ATTR_REQ:
+		return msg->req.local_comm_id;
+	case PDCM_ATTR_MRA:
+		return msg->mra.local_comm_id;
+	case PDCM_ATTR_REJ:
+		return msg->rej.local_comm_id;
+	case PDCM_ATTR_REP:
+		return msg->rep.local_comm_id;
+	case PDCM_ATTR_RTU:
+		return msg->rtu.local_comm_id;
+	case PDCM_ATTR_DREQ:
+		return msg->dreq.local_comm_id;
+	case PDCM_ATTR_DREP:
+		return msg->drep.local_comm_id;
+	case PDCM_ATTR_SIDR_REQ:
+		return msg->sidr_req.request_id;
+	default:
+		return 0;
+	}
+}
+
 /* Messages naming a comm ID we do not know get the answer ib_cm gives. */
 static void pdcm_rx_unknown(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 {
@@ -275,7 +300,8 @@ void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 	u32 ours;
 
 	pdcm_count(rx->port->cnt.rx, msg->hdr.attr_id);
-	trace_pdcm_mad(false, msg->hdr.attr_id, 0, 0, msg->hdr.tid);
+	trace_pdcm_mad(false, msg->hdr.attr_id, pdcm_our_id(msg),
+		       pdcm_their_id(msg), msg->hdr.tid);
 	switch (msg->hdr.attr_id) {
 	case PDCM_ATTR_REQ:
 		pdcm_rx_req(rx, msg, false);

@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 
 #include "cm.h"
+#include "conn.h"
 #include "device.h"
 #include "listen.h"
 #include "remote.h"
@@ -29,7 +30,6 @@
 int pdcm_send_sidr_req(struct pdcm_id *id, const struct pdcm_sidr_req_param *param)
 {
 	struct pdcm_conn *conn = to_conn(id);
-	struct pdcm_port *port;
 	struct pdcm_msg *m;
 	int ret;
 
@@ -37,21 +37,13 @@ int pdcm_send_sidr_req(struct pdcm_id *id, const struct pdcm_sidr_req_param *par
 	    param->private_data_len > PDCM_SIDR_REQ_PDATA_SIZE ||
 	    (param->private_data_len && !param->private_data))
 		return -EINVAL;
-	spin_lock_irq(&conn->lock);
-	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_SEND_SIDR_REQ);
-	spin_unlock_irq(&conn->lock);
-	if (ret < 0)
+	ret = pdcm_active_begin(conn, PDCM_EV_SEND_SIDR_REQ, param->port,
+				param->path);
+	if (ret)
 		return ret;
-	port = pdcm_port_find(id->device, param->port);
-	if (!port)
-		return -ENODEV;
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
 		return -ENOMEM;
-	conn->port = port;
-	ret = port->ops->path_av(conn, param->path);
-	if (ret)
-		goto out;
 	conn->id.service_id = param->service_id;
 	conn->tid = pdcm_new_tid(conn);
 	conn->cm_timeout_ms = param->timeout_ms ?: 1000;

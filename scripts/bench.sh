@@ -13,10 +13,8 @@ scripts/deps.sh
 stock=$(scripts/stock-kernel.sh)
 kver=$(cat "$stock/kver")
 dir=$PDCM_TOP/build/bench
-mkdir -p "$dir" build/logs
-rsync -a --delete --exclude /build --exclude /.git "$PDCM_TOP/" "$dir/"
-make -s -C "/usr/src/linux-headers-$kver" M="$dir" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
-	CONFIG_IB_PDCM_BENCHMARK=m modules >build/logs/bench-build.log 2>&1 ||
+pdcm_build bench "/usr/src/linux-headers-$kver" build/logs/bench-build.log \
+	CONFIG_IB_PDCM=m CONFIG_IB_PDCM_BENCHMARK=m ||
 	{ cat build/logs/bench-build.log; die "build failed"; }
 scripts/initramfs.sh stock "$stock" "$dir" build/bench.cpio.gz
 log=build/logs/bench.log

@@ -36,9 +36,7 @@ build_pdcm() {
 	local name=$1 kdir=$2
 	shift 2
 	BUILT=$PDCM_TOP/build/$name
-	mkdir -p "$BUILT"
-	rsync -a --delete --exclude /build --exclude /.git "$PDCM_TOP/" "$BUILT/"
-	if make -C "$kdir" M="$BUILT" W=1 "$@" modules >"$LOGS/build-$name.log" 2>&1 &&
+	if pdcm_build "$name" "$kdir" "$LOGS/build-$name.log" "$@" &&
 	   ! grep -q 'warning:' "$LOGS/build-$name.log"; then
 		record PASS "build.$name"
 	else
@@ -135,6 +133,12 @@ check_style() {
 			esac
 		done < <(scripts/style.sh $g 2>&1)
 	done
+	# make docs: kernel-doc rendered, every page through docutils
+	if scripts/docs.sh >"$LOGS/docs.log" 2>&1; then
+		record PASS style.docs
+	else
+		record FAIL style.docs "$LOGS/docs.log"
+	fi
 }
 
 check_kunit() {
@@ -165,7 +169,7 @@ check_vm() {
 	# one guest each: the module, its parameters, and pdcm on both ends of
 	# rxe loopback through the test ULP's real QPs
 	local s specs=("stock_module|pdcmvm.scenario=module" "stock_params|pdcmvm.scenario=params")
-	for s in ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_demo; do
+	for s in ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_demo trace; do
 		specs+=("stock_$s|pdcmvm.scenario=$s")
 	done
 	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 180 "${specs[@]}"

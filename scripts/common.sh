@@ -36,5 +36,16 @@ pristine_source() {
 	echo "$top/linux-source-6.1"
 }
 
+# pdcm_build NAME KDIR LOG [make args...]: copy the tree to build/NAME (the
+# kernel build writes objects beside the sources, and one copy per kernel
+# keeps them apart) and build it against KDIR with W=1, output into LOG.
+pdcm_build() {
+	local dir=$PDCM_TOP/build/$1 kdir=$2 out=$3
+	shift 3
+	mkdir -p "$dir" "$(dirname "$out")"
+	rsync -a --delete --exclude /build --exclude /.git "$PDCM_TOP/" "$dir/"
+	make -C "$kdir" M="$dir" W=1 "$@" modules >"$out" 2>&1
+}
+
 log() { printf 'pdcm: %s\n' "$*" >&2; }
 die() { printf 'pdcm: error: %s\n' "$*" >&2; exit 1; }

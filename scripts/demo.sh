@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 # `make demo`: install what is missing, fetch Debian's stock kernel, build
-# ib_pdcm.ko for it, boot a guest with soft-RoCE and show pdcm at work.
+# ib_pdcm.ko and the test ULP for it, boot a guest with soft-RoCE and show
+# three listeners on one port (two IPs and a wildcard) taking connections
+# (tests/vm/scenarios/ulp_demo.sh).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 . "$PDCM_TOP/scripts/vm.sh"
@@ -12,10 +14,9 @@ scripts/deps.sh
 stock=$(scripts/stock-kernel.sh)
 kver=$(cat "$stock/kver")
 dir=$PDCM_TOP/build/demo
-mkdir -p "$dir" build/logs
-rsync -a --delete --exclude /build --exclude /.git "$PDCM_TOP/" "$dir/"
-log "building ib_pdcm.ko for $kver"
-make -s -C "/usr/src/linux-headers-$kver" M="$dir" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m modules >build/logs/demo-build.log 2>&1 ||
+log "building ib_pdcm.ko and the test ULP for $kver"
+pdcm_build demo "/usr/src/linux-headers-$kver" build/logs/demo-build.log \
+	CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m ||
 	{ cat build/logs/demo-build.log; die "build failed"; }
 scripts/initramfs.sh stock "$stock" "$dir" build/demo.cpio.gz
 log "booting Debian $kver under qemu (TCG) with rdma_rxe"

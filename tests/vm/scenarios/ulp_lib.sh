@@ -76,6 +76,11 @@ ulp_setup() {
 	check load_pdcm_ulp modprobe pdcm_ulp
 }
 
+# pdcm itself keeps no id: its debugfs list has only the header line.
+pdcm_no_ids() {
+	[ "$(wc -l </sys/kernel/debug/pdcm/connections)" -eq 1 ]
+}
+
 # rxe0's restrack counts are $1 (the verbs objects are really gone).
 rdma_res_is() {
 	_r=$(rdma_res)
@@ -93,5 +98,6 @@ ulp_teardown() {
 	check rdma_resources_back rdma_res_is "$1"
 	check rmmod_pdcm_ulp rmmod pdcm_ulp
 	check_not nothing_left_at_unload dmesg_has "left at unload"
+	check pdcm_holds_no_id wait_for pdcm_no_ids 5
 	check rmmod_ib_pdcm rmmod ib_pdcm
 }
