@@ -145,13 +145,14 @@ check_kunit() {
 	local kdir initrd=$PDCM_TOP/build/kunit.cpio.gz
 	kdir=$(scripts/kunit-kernel.sh) || { record FAIL kernel.kunit; return; }
 	build_pdcm kunit "$kdir" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
-		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_KUNIT_TEST=m || return
+		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_KUNIT_TEST=m \
+		CONFIG_IB_PDCM_SHIM_TEST=m || return
 	scripts/initramfs.sh kunit "$kdir" "$BUILT" "$initrd" || { record FAIL initramfs.kunit; return; }
 	local bz=$kdir/arch/x86/boot/bzImage dbg="panic_on_warn=1 kasan_multi_shot"
 	# the suites, then the module and connection scenarios under KASAN,
 	# lockdep and panic_on_warn
 	local s specs=("kunit|$dbg pdcmvm.scenario=kunit" "kunit_module|$dbg pdcmvm.scenario=module")
-	for s in ulp_rc ulp_sidr ulp_rej ulp_leak; do
+	for s in ulp_rc ulp_sidr ulp_rej ulp_leak shim_sdp shim_kdapl; do
 		specs+=("kunit_$s|$dbg pdcmvm.scenario=$s")
 	done
 	guests "$bz" "$initrd" 600 "${specs[@]}"
@@ -162,14 +163,14 @@ check_vm() {
 	stock=$(scripts/stock-kernel.sh) || { record FAIL kernel.stock; return; }
 	kver=$(cat "$stock/kver")
 	build_pdcm stock "/usr/src/linux-headers-$kver" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
-		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m || return
+		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_SHIM_TEST=m || return
 	scripts/initramfs.sh stock "$stock" "$BUILT" "$initrd" || { record FAIL initramfs.stock; return; }
 	VM_MEM=512 guest_pair mad_rx_peer "pdcmvm.scenario=mad_rx_peer" \
 		mad_rx_pdcm "pdcmvm.scenario=mad_rx_pdcm" "$stock/vmlinux" "$initrd" 120
 	# one guest each: the module, its parameters, and pdcm on both ends of
 	# rxe loopback through the test ULP's real QPs
 	local s specs=("stock_module|pdcmvm.scenario=module" "stock_params|pdcmvm.scenario=params")
-	for s in ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_demo trace; do
+	for s in ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_demo trace shim_sdp shim_kdapl; do
 		specs+=("stock_$s|pdcmvm.scenario=$s")
 	done
 	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 180 "${specs[@]}"

@@ -104,11 +104,12 @@ make_install() {
 	rsync -a --delete --exclude /build --exclude /.git "$PDCM_TOP/" "$t/"
 	: >"$log"
 	result install.dev_build_has_test_ulp "$log" \
-		sh -c "make -C '$t' KDIR='$kdir' modules && test -f '$t/tests/ulp/pdcm_ulp.ko'"
+		sh -c "make -C '$t' KDIR='$kdir' modules && test -f '$t/tests/ulp/pdcm_ulp.ko' &&
+		 test -f '$t/tests/shim/pdcm_shim_test.ko'"
 	result install.make_install "$log" make -C "$t" KDIR="$kdir" INSTALL_MOD_PATH="$s" install
 	local got
-	# ib_pdcm and the ULP shims; no test module (tests/ulp, tests/kunit,
-	# tests/bench) and nothing elsewhere.
+	# ib_pdcm and the ULP shims; no test module (tests/ulp, tests/shim,
+	# tests/kunit, tests/bench) and nothing elsewhere.
 	got=$(cd "$s" && find . -name '*.ko*' | sort | tr '\n' ' ')
 	local u=./lib/modules/$kver/updates
 	if [ "$got" = "$u/cm/ib_pdcm.ko $u/ulp/kdapl/pdcm_kdapl.ko $u/ulp/sdp/pdcm_sdp.ko " ]; then

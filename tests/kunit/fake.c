@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The fake device and transport of fake.h; modeled on pdcm_fsm's.
+ * The fake device and transport of fake.h.
  */
 #include <linux/delay.h>
 #include <linux/slab.h>
@@ -8,21 +8,13 @@
 
 #include "fake.h"
 
-struct fake_handle {
-	struct ib_mad_send_buf buf;
-	struct pdcm_conn *conn;
-	bool done;
-	bool queued;
-	struct work_struct work;
-	struct list_head node;
-};
-
-static struct fake *fake_cur;
+struct fake *fake_cur;
 static struct workqueue_struct *fake_wq;
 static atomic_t fake_seq = ATOMIC_INIT(0);
 static int fake_dummy_agent;
 
-static bool fake_complete(struct fake_handle *h, enum ib_wc_status status)
+/* What mad.c's send handler does; false if @h already completed. */
+bool fake_complete(struct fake_handle *h, enum ib_wc_status status)
 {
 	struct fake *f = fake_cur;
 	unsigned long flags;
@@ -45,6 +37,7 @@ static void fake_flush_fn(struct work_struct *work)
 		      IB_WC_WR_FLUSH_ERR);
 }
 
+/* ib_cancel_mad(): the completion comes later, flushed. */
 static void fake_cancel_handle(struct fake *f, struct ib_mad_send_buf *buf)
 {
 	struct fake_handle *h = container_of(buf, struct fake_handle, buf);
@@ -59,22 +52,16 @@ static void fake_cancel_handle(struct fake *f, struct ib_mad_send_buf *buf)
 }
 
 static struct fake_sent *fake_record(struct fake *f, const struct pdcm_msg *msg,
-				     bool reply, unsigned int timeout_ms)
+				     bool reply)
 {
 	struct fake_sent *s = kzalloc(sizeof(*s), GFP_ATOMIC);
-	u8 *mad = kzalloc(PDCM_MAD_SIZE, GFP_ATOMIC);
 	unsigned long flags;
 
-	if (!s || !mad) {
-		kfree(s);
-		kfree(mad);
+	if (!s)
 		return NULL;
-	}
 	s->msg = *msg;
 	s->reply = reply;
-	s->timeout_ms = timeout_ms;
-	s->encode_ret = pdcm_wire_encode(msg, mad);
-	kfree(mad);
+	s->encode_ret = pdcm_wire_encode(msg, s->mad);
 	spin_lock_irqsave(&f->lock, flags);
 	list_add_tail(&s->node, &f->sent);
 	f->nsent++;
@@ -88,7 +75,10 @@ static int fake_op_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 	struct fake *f = fake_cur;
 	struct fake_handle *h = NULL;
 	unsigned long flags;
+	struct fake_sent *s;
 
+	if (f->send_err)
+		return f->send_err;
 	if (timeout_ms) {
 		h = kzalloc(sizeof(*h), GFP_ATOMIC);
 		if (!h)
@@ -96,10 +86,14 @@ static int fake_op_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 		INIT_WORK(&h->work, fake_flush_fn);
 		h->conn = conn;
 	}
-	if (!fake_record(f, msg, false, timeout_ms)) {
+	s = fake_record(f, msg, false);
+	if (!s) {
 		kfree(h);
 		return -ENOMEM;
 	}
+	s->conn = conn;
+	s->timeout_ms = timeout_ms;
+	s->retries = retries;
 	if (!h)
 		return 0;
 	spin_lock_irqsave(&f->lock, flags);
@@ -116,23 +110,42 @@ static int fake_op_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 
 static void fake_op_cancel(struct pdcm_conn *conn)
 {
+	struct fake *f = fake_cur;
+	unsigned long flags;
+
 	lockdep_assert_held(&conn->lock);
+	spin_lock_irqsave(&f->lock, flags);
+	f->ncancel++;
+	spin_unlock_irqrestore(&f->lock, flags);
 	if (conn->msg)
-		fake_cancel_handle(fake_cur, conn->msg);
+		fake_cancel_handle(f, conn->msg);
 }
 
 static void fake_op_extend(struct pdcm_conn *conn, unsigned int timeout_ms)
 {
+	struct fake *f = fake_cur;
+	unsigned long flags;
+
 	lockdep_assert_held(&conn->lock);
+	spin_lock_irqsave(&f->lock, flags);
+	f->nextend++;
+	f->last_extend = timeout_ms;
+	spin_unlock_irqrestore(&f->lock, flags);
 }
 
 static int fake_op_reply(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 {
-	return fake_record(fake_cur, msg, true, 0) ? 0 : -ENOMEM;
+	return fake_record(fake_cur, msg, true) ? 0 : -ENOMEM;
 }
 
+/* ah_attr stays zero: rdma_destroy_ah_attr() on it is a no-op. */
 static int fake_op_peer_av(struct pdcm_conn *conn, const struct pdcm_rx *rx)
 {
+	struct fake *f = fake_cur;
+
+	f->npeer_av++;
+	if (f->peer_av_err)
+		return f->peer_av_err;
 	conn->ah_valid = true;
 	conn->pkey_index = rx->wc.pkey_index;
 	return 0;
@@ -140,6 +153,7 @@ static int fake_op_peer_av(struct pdcm_conn *conn, const struct pdcm_rx *rx)
 
 static int fake_op_path_av(struct pdcm_conn *conn, struct sa_path_rec *path)
 {
+	fake_cur->npath_av++;
 	conn->ah_valid = true;
 	conn->pkey_index = 0;
 	return 0;
@@ -165,6 +179,7 @@ void fake_settle(void)
 	}
 }
 
+/* The @n-th message sent (0-based), or NULL. */
 struct fake_sent *fake_nth(struct fake *f, unsigned int n)
 {
 	struct fake_sent *s;
@@ -190,6 +205,13 @@ unsigned int fake_count(struct fake *f, u16 attr)
 	return n;
 }
 
+/* The handle of the last retried send, or NULL. */
+struct fake_handle *fake_last_handle(struct fake *f)
+{
+	return list_empty(&f->handles) ? NULL :
+	       list_last_entry(&f->handles, struct fake_handle, node);
+}
+
 /* The last retried send runs out of retries; false if none is pending. */
 bool fake_time_out(struct fake *f)
 {
@@ -205,7 +227,8 @@ bool fake_time_out(struct fake *f)
 	return ret;
 }
 
-void fake_rx(struct fake *f, const struct pdcm_msg *m)
+/* @m arrives from the peer; its handler is left queued on pdcm_wq. */
+void fake_inject(struct fake *f, const struct pdcm_msg *m)
 {
 	struct pdcm_rx rx = { .port = f->port };
 
@@ -213,6 +236,12 @@ void fake_rx(struct fake *f, const struct pdcm_msg *m)
 	rx.grh.sgid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
 	rx.grh.sgid.global.interface_id = cpu_to_be64(f->peer_guid);
 	pdcm_cm_rx(&rx, m);
+}
+
+/* @m arrives from the peer and is handled. */
+void fake_rx(struct fake *f, const struct pdcm_msg *m)
+{
+	fake_inject(f, m);
 	fake_settle();
 }
 
@@ -251,17 +280,16 @@ void fake_mk_req(struct fake *f, struct pdcm_msg *m, u32 comm, u32 qpn,
 	r->private_data_len = len;
 }
 
-/* The peer's REP to the REQ we sent (@req). */
-void fake_mk_rep(struct fake *f, struct pdcm_msg *m,
-		 const struct fake_sent *req, u32 comm, u32 qpn,
-		 const void *pdata, size_t len)
+/* The peer's REP from its @comm and QP @qpn to our REQ of @tid from @to. */
+void fake_mk_rep_to(struct fake *f, struct pdcm_msg *m, u64 tid, u32 to,
+		    u32 comm, u32 qpn, const void *pdata, size_t len)
 {
 	struct pdcm_rep *r = &m->rep;
 
 	memset(m, 0, sizeof(*m));
-	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_REP, req->msg.hdr.tid);
+	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_REP, tid);
 	r->local_comm_id = comm;
-	r->remote_comm_id = req->msg.req.local_comm_id;
+	r->remote_comm_id = to;
 	r->local_qpn = qpn;
 	r->starting_psn = 0x654321;
 	r->responder_resources = 2;
@@ -275,10 +303,54 @@ void fake_mk_rep(struct fake *f, struct pdcm_msg *m,
 	r->private_data_len = len;
 }
 
+/* The peer's REP to the REQ we sent (@req). */
+void fake_mk_rep(struct fake *f, struct pdcm_msg *m,
+		 const struct fake_sent *req, u32 comm, u32 qpn,
+		 const void *pdata, size_t len)
+{
+	fake_mk_rep_to(f, m, req->msg.hdr.tid, req->msg.req.local_comm_id,
+		       comm, qpn, pdata, len);
+}
+
 /*
- * A bodiless @attr (REJ, RTU, DREQ, DREP) from the peer's @comm to the
- * connection that sent @ours (its REQ or REP: both start with the local
- * comm ID and carry the local QPN).
+ * A bodiless @attr (MRA, REJ, RTU, DREQ, DREP) from the peer's @comm to
+ * our comm ID @to of QP @qpn, in the exchange of @tid (a DREQ starts its
+ * own).
+ */
+void fake_mk_to(struct pdcm_msg *m, u16 attr, u64 tid, u32 to, u32 qpn,
+		u32 comm)
+{
+	memset(m, 0, sizeof(*m));
+	pdcm_wire_init_hdr(&m->hdr, attr, tid);
+	switch (attr) {
+	case PDCM_ATTR_MRA:
+		m->mra.local_comm_id = comm;
+		m->mra.remote_comm_id = to;
+		break;
+	case PDCM_ATTR_REJ:
+		m->rej.local_comm_id = comm;
+		m->rej.remote_comm_id = to;
+		break;
+	case PDCM_ATTR_RTU:
+		m->rtu.local_comm_id = comm;
+		m->rtu.remote_comm_id = to;
+		break;
+	case PDCM_ATTR_DREQ:
+		pdcm_wire_init_hdr(&m->hdr, attr, 0x77000000ULL | comm);
+		m->dreq.local_comm_id = comm;
+		m->dreq.remote_comm_id = to;
+		m->dreq.remote_qpn_eecn = qpn;
+		break;
+	case PDCM_ATTR_DREP:
+		m->drep.local_comm_id = comm;
+		m->drep.remote_comm_id = to;
+		break;
+	}
+}
+
+/*
+ * fake_mk_to() the connection that sent @ours (its REQ or REP: both start
+ * with the local comm ID and carry the local QPN).
  */
 void fake_mk(struct pdcm_msg *m, u16 attr, const struct fake_sent *ours,
 	     u32 comm)
@@ -287,28 +359,7 @@ void fake_mk(struct pdcm_msg *m, u16 attr, const struct fake_sent *ours,
 	u32 id = rep ? ours->msg.rep.local_comm_id : ours->msg.req.local_comm_id;
 	u32 qpn = rep ? ours->msg.rep.local_qpn : ours->msg.req.local_qpn;
 
-	memset(m, 0, sizeof(*m));
-	pdcm_wire_init_hdr(&m->hdr, attr, ours->msg.hdr.tid);
-	switch (attr) {
-	case PDCM_ATTR_REJ:
-		m->rej.local_comm_id = comm;
-		m->rej.remote_comm_id = id;
-		break;
-	case PDCM_ATTR_RTU:
-		m->rtu.local_comm_id = comm;
-		m->rtu.remote_comm_id = id;
-		break;
-	case PDCM_ATTR_DREQ:
-		pdcm_wire_init_hdr(&m->hdr, attr, 0x77000000ULL | comm);
-		m->dreq.local_comm_id = comm;
-		m->dreq.remote_comm_id = id;
-		m->dreq.remote_qpn_eecn = qpn;
-		break;
-	case PDCM_ATTR_DREP:
-		m->drep.local_comm_id = comm;
-		m->drep.remote_comm_id = id;
-		break;
-	}
+	fake_mk_to(m, attr, ours->msg.hdr.tid, id, qpn, comm);
 }
 
 int fake_suite_init(struct kunit_suite *suite)
@@ -330,6 +381,7 @@ int fake_init(struct kunit *test)
 	if (!f)
 		return -ENOMEM;
 	f->test = test;
+	f->seq = seq;
 	spin_lock_init(&f->lock);
 	INIT_LIST_HEAD(&f->sent);
 	INIT_LIST_HEAD(&f->handles);
@@ -396,6 +448,7 @@ void fake_exit(struct kunit *test)
 	fake_settle();
 	list_for_each_entry(h, &f->handles, node)
 		KUNIT_EXPECT_TRUE_MSG(test, h->done, "retried send never ended");
+	/* conns destroyed from pdcm_wq are freed from system_wq */
 	for (tries = 0; tries < 100 && pdcm_conns_live() != f->baseline; tries++)
 		msleep(20);
 	KUNIT_EXPECT_EQ_MSG(test, pdcm_conns_live(), f->baseline,

@@ -1,18 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * A fake RDMA device and CM transport for suites that drive pdcm from
- * outside (the shim suites): the same approach as pdcm_fsm's recorder,
- * packaged for reuse.
+ * A fake RDMA device and CM transport, no hardware: the fixture of the
+ * suites that drive pdcm through its transport ops (pdcm_fsm, pdcm_sdp,
+ * pdcm_kdapl).
  *
  * fake_init() makes a fake ib_device with one RoCE port, puts a struct
  * pdcm_device on pdcm_devices whose port sends through a recorder, and
- * gives the case its own GUIDs and comm IDs.  Every message pdcm sends is
- * recorded decoded (fake_nth(), fake_last(), fake_count()); retried sends
- * hold a conn reference until answered, cancelled (completed with a flush
- * from a work item, as the MAD layer does) or timed out with
- * fake_time_out().  fake_rx() injects a message from the peer and
- * fake_settle() runs every handler.  fake_exit() checks that every
- * connection is gone and every message encodable.
+ * gives the case its own GUIDs, comm IDs and TIDs (one sequence for all
+ * suites, so cases never meet in the global tables).  Every message pdcm
+ * sends is recorded decoded, with timeout and retries (fake_nth(),
+ * fake_last(), fake_count()), and checked to be encodable.  A retried send
+ * becomes conn->msg with a conn reference, exactly as mad.c does, until
+ * the case completes it (fake_complete(), fake_time_out()) or pdcm cancels
+ * it (completed with IB_WC_WR_FLUSH_ERR from a work item, as the MAD layer
+ * does).  send_err and peer_av_err make those ops fail; the other ops are
+ * counted.  fake_rx() injects a message from the peer and runs every
+ * handler (fake_inject() leaves them queued; fake_settle() runs them).
+ * fake_exit() checks that every retried send ended, every connection is
+ * gone (pdcm_conns_live() is back where it was) and every message was
+ * encodable.
  */
 #ifndef _PDCM_TESTS_FAKE_H
 #define _PDCM_TESTS_FAKE_H
@@ -20,18 +26,33 @@
 #include <kunit/test.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_mad.h>
 #include <rdma/pdcm.h>
 
 #include "../../cm/cm.h"
 #include "../../cm/device.h"
 
+/* One message pdcm handed to the transport. */
 struct fake_sent {
 	struct list_head node;
-	bool reply;
+	bool reply;			/* ops->reply: outside any conn */
+	struct pdcm_conn *conn;		/* ops->send: identity only */
 	unsigned int timeout_ms;
+	unsigned int retries;
 	int encode_ret;
 	struct pdcm_msg msg;
+	u8 mad[PDCM_MAD_SIZE];
+};
+
+/* The transport's handle of a retried send: conn->msg. */
+struct fake_handle {
+	struct ib_mad_send_buf buf;
+	struct pdcm_conn *conn;
+	bool done;
+	bool queued;
+	struct work_struct work;
+	struct list_head node;
 };
 
 struct fake {
@@ -39,11 +60,19 @@ struct fake {
 	struct ib_device *ibdev;
 	struct pdcm_device *dev;
 	struct pdcm_port *port;
-	spinlock_t lock;		/* the lists */
+	spinlock_t lock;		/* the lists and counters */
 	struct list_head sent;
 	struct list_head handles;
 	unsigned int nsent;
+	unsigned int ncancel;
+	unsigned int nextend;
+	unsigned int last_extend;
+	unsigned int npath_av;
+	unsigned int npeer_av;
+	int send_err;			/* ops->send fails with it */
+	int peer_av_err;		/* ops->peer_av fails with it */
 	int baseline;
+	u32 seq;			/* the case's number, from 1 */
 	u64 peer_guid;
 	u64 node_guid;
 	u32 peer_comm;
@@ -58,17 +87,26 @@ void fake_exit(struct kunit *test);
 
 #define FAKE(test)	((struct fake *)(test)->priv)
 
+extern struct fake *fake_cur;	/* the running case's */
+
 void fake_settle(void);
 struct fake_sent *fake_nth(struct fake *f, unsigned int n);
 struct fake_sent *fake_last(struct fake *f);
 unsigned int fake_count(struct fake *f, u16 attr);
+struct fake_handle *fake_last_handle(struct fake *f);
+bool fake_complete(struct fake_handle *h, enum ib_wc_status status);
 bool fake_time_out(struct fake *f);
+void fake_inject(struct fake *f, const struct pdcm_msg *m);
 void fake_rx(struct fake *f, const struct pdcm_msg *m);
 void fake_mk_req(struct fake *f, struct pdcm_msg *m, u32 comm, u32 qpn,
 		 u64 sid, const void *pdata, size_t len);
+void fake_mk_rep_to(struct fake *f, struct pdcm_msg *m, u64 tid, u32 to,
+		    u32 comm, u32 qpn, const void *pdata, size_t len);
 void fake_mk_rep(struct fake *f, struct pdcm_msg *m,
 		 const struct fake_sent *req, u32 comm, u32 qpn,
 		 const void *pdata, size_t len);
+void fake_mk_to(struct pdcm_msg *m, u16 attr, u64 tid, u32 to, u32 qpn,
+		u32 comm);
 void fake_mk(struct pdcm_msg *m, u16 attr, const struct fake_sent *ours,
 	     u32 comm);
 

@@ -1,54 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * KUnit suite "pdcm_fsm": the connection manager core (cm/fsm.c, conn.c,
- * sidr.c, id.c) driven through a fake transport, no hardware.
+ * sidr.c, id.c) driven through the fake transport of fake.h, no hardware.
  *
- * Each case gets a fake ib_device (one RoCE port), a struct pdcm_device on
- * pdcm_devices whose port's ops are the recorder below, and its own
- * service ID, comm IDs and GUIDs, so cases never meet in the global
- * tables.  The recorder keeps every message the core sends (decoded, with
- * timeout and retries, and checks that the codec would encode it); a
- * retried send becomes conn->msg with a conn reference, exactly as mad.c
- * does, and the case "completes" it with pdcm_cm_send_done() and
- * pdcm_conn_put().  A cancel completes it with IB_WC_WR_FLUSH_ERR from a
- * work item, as the MAD layer would.  Received messages are injected with
- * pdcm_cm_rx() and the handlers run by flushing pdcm_wq.  At the end of
- * every case every id is gone: pdcm_conns_live() is back where it was.
+ * Each case gets fake.h's fixture (a fake ib_device with one RoCE port on
+ * pdcm_devices, whose port's ops record every message the core sends) and
+ * its own service ID, so cases never meet in the global tables.  On top of
+ * it the ids' handler below records every event and can answer one with an
+ * action or a return value.  Every id the case made or was handed is
+ * destroyed at its end, oldest first; then fake_exit() checks that nothing
+ * leaked: pdcm_conns_live() is back where it was.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
-#include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_mad.h>
 #include <rdma/pdcm.h>
 
-#include "../../cm/cm.h"
-#include "../../cm/device.h"
+#include "fake.h"
 
 #define FSM_MAX_EV	32
 #define FSM_MAX_OWN	16
-
-/* One message the core handed to the transport. */
-struct fsm_sent {
-	struct list_head node;
-	bool reply;			/* ops->reply: outside any conn */
-	struct pdcm_conn *conn;		/* ops->send: identity only */
-	unsigned int timeout_ms;
-	unsigned int retries;
-	int encode_ret;
-	struct pdcm_msg msg;
-	u8 mad[PDCM_MAD_SIZE];
-};
-
-/* The transport's handle of a retried send: conn->msg. */
-struct fsm_handle {
-	struct ib_mad_send_buf buf;
-	struct pdcm_conn *conn;
-	bool done;
-	bool queued;
-	struct work_struct work;
-	struct list_head node;
-};
 
 /* One event a handler saw. */
 struct fsm_ev {
@@ -63,22 +35,8 @@ struct fsm_ev {
 	u8 pdata_len;
 };
 
-struct fsm_fix {
-	struct kunit *test;
-	struct ib_device *ibdev;
-	struct pdcm_device *dev;
-	struct pdcm_port *port;
-	spinlock_t lock;		/* the recorder's lists, counters, events */
-	struct list_head sent;
-	struct list_head handles;
-	unsigned int nsent;
-	unsigned int ncancel;
-	unsigned int nextend;
-	unsigned int last_extend;
-	unsigned int npath_av;
-	unsigned int npeer_av;
-	int send_err;
-	int peer_av_err;
+/* What the handler saw and is to do, per case (under fake_cur->lock). */
+static struct {
 	struct fsm_ev ev[FSM_MAX_EV];
 	unsigned int nev;
 	struct {
@@ -87,222 +45,21 @@ struct fsm_fix {
 	} own[FSM_MAX_OWN];
 	unsigned int nown;
 	int ret_for[PDCM_NUM_EVENTS];
-	int (*action)(struct fsm_fix *f, struct pdcm_id *id,
+	int (*action)(struct fake *f, struct pdcm_id *id,
 		      const struct pdcm_event *ev);
-	int baseline;
 	u64 sid;
-	u64 peer_guid;
-	u64 node_guid;
-	u32 peer_comm;
-	u64 tid;
-	struct sa_path_rec path;
-};
+} fsm_rec;
 
-static struct fsm_fix *fsm_cur;
-static struct workqueue_struct *fsm_wq;
-static atomic_t fsm_seq = ATOMIC_INIT(0);
-static int fsm_dummy_agent;
+/* ---- the handler's views ------------------------------------------ */
 
-/* ---- the fake transport ------------------------------------------- */
-
-static bool fsm_complete(struct fsm_handle *h, enum ib_wc_status status)
+static struct fsm_ev *fsm_ev(unsigned int n)
 {
-	struct fsm_fix *f = fsm_cur;
-	unsigned long flags;
-
-	spin_lock_irqsave(&f->lock, flags);
-	if (h->done) {
-		spin_unlock_irqrestore(&f->lock, flags);
-		return false;
-	}
-	h->done = true;
-	spin_unlock_irqrestore(&f->lock, flags);
-	/* what mad.c's send handler does */
-	pdcm_cm_send_done(h->conn, &h->buf, status);
-	pdcm_conn_put(h->conn);
-	return true;
+	return n < fsm_rec.nev ? &fsm_rec.ev[n] : NULL;
 }
 
-static void fsm_flush_fn(struct work_struct *work)
+static struct fsm_ev *fsm_last_ev(void)
 {
-	fsm_complete(container_of(work, struct fsm_handle, work),
-		     IB_WC_WR_FLUSH_ERR);
-}
-
-/* ib_cancel_mad(): the completion comes later, flushed. */
-static void fsm_cancel_handle(struct fsm_fix *f, struct ib_mad_send_buf *buf)
-{
-	struct fsm_handle *h = container_of(buf, struct fsm_handle, buf);
-	unsigned long flags;
-
-	spin_lock_irqsave(&f->lock, flags);
-	if (!h->done && !h->queued) {
-		h->queued = true;
-		queue_work(fsm_wq, &h->work);
-	}
-	spin_unlock_irqrestore(&f->lock, flags);
-}
-
-static struct fsm_sent *fsm_record(struct fsm_fix *f,
-				   const struct pdcm_msg *msg, bool reply)
-{
-	struct fsm_sent *s = kzalloc(sizeof(*s), GFP_ATOMIC);
-	unsigned long flags;
-
-	if (!s)
-		return NULL;
-	s->msg = *msg;
-	s->reply = reply;
-	s->encode_ret = pdcm_wire_encode(msg, s->mad);
-	spin_lock_irqsave(&f->lock, flags);
-	list_add_tail(&s->node, &f->sent);
-	f->nsent++;
-	spin_unlock_irqrestore(&f->lock, flags);
-	return s;
-}
-
-static int fsm_op_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
-		       unsigned int timeout_ms, unsigned int retries)
-{
-	struct fsm_fix *f = fsm_cur;
-	struct fsm_handle *h = NULL;
-	unsigned long flags;
-	struct fsm_sent *s;
-
-	if (f->send_err)
-		return f->send_err;
-	if (timeout_ms) {
-		h = kzalloc(sizeof(*h), GFP_ATOMIC);
-		if (!h)
-			return -ENOMEM;
-		INIT_WORK(&h->work, fsm_flush_fn);
-		h->conn = conn;
-	}
-	s = fsm_record(f, msg, false);
-	if (!s) {
-		kfree(h);
-		return -ENOMEM;
-	}
-	s->conn = conn;
-	s->timeout_ms = timeout_ms;
-	s->retries = retries;
-	if (!h)
-		return 0;
-	spin_lock_irqsave(&f->lock, flags);
-	list_add_tail(&h->node, &f->handles);
-	spin_unlock_irqrestore(&f->lock, flags);
-	pdcm_conn_get(conn);
-	spin_lock_irqsave(&conn->lock, flags);
-	if (conn->msg)
-		fsm_cancel_handle(f, conn->msg);
-	conn->msg = &h->buf;
-	spin_unlock_irqrestore(&conn->lock, flags);
-	return 0;
-}
-
-static void fsm_op_cancel(struct pdcm_conn *conn)
-{
-	struct fsm_fix *f = fsm_cur;
-	unsigned long flags;
-
-	lockdep_assert_held(&conn->lock);
-	spin_lock_irqsave(&f->lock, flags);
-	f->ncancel++;
-	spin_unlock_irqrestore(&f->lock, flags);
-	if (conn->msg)
-		fsm_cancel_handle(f, conn->msg);
-}
-
-static void fsm_op_extend(struct pdcm_conn *conn, unsigned int timeout_ms)
-{
-	struct fsm_fix *f = fsm_cur;
-	unsigned long flags;
-
-	lockdep_assert_held(&conn->lock);
-	spin_lock_irqsave(&f->lock, flags);
-	f->nextend++;
-	f->last_extend = timeout_ms;
-	spin_unlock_irqrestore(&f->lock, flags);
-}
-
-static int fsm_op_reply(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
-{
-	return fsm_record(fsm_cur, msg, true) ? 0 : -ENOMEM;
-}
-
-/* ah_attr stays zero: rdma_destroy_ah_attr() on it is a no-op. */
-static int fsm_op_peer_av(struct pdcm_conn *conn, const struct pdcm_rx *rx)
-{
-	struct fsm_fix *f = fsm_cur;
-
-	f->npeer_av++;
-	if (f->peer_av_err)
-		return f->peer_av_err;
-	conn->ah_valid = true;
-	conn->pkey_index = rx->wc.pkey_index;
-	return 0;
-}
-
-static int fsm_op_path_av(struct pdcm_conn *conn, struct sa_path_rec *path)
-{
-	fsm_cur->npath_av++;
-	conn->ah_valid = true;
-	conn->pkey_index = 0;
-	return 0;
-}
-
-static const struct pdcm_transport_ops fsm_ops = {
-	.send = fsm_op_send,
-	.cancel = fsm_op_cancel,
-	.extend = fsm_op_extend,
-	.reply = fsm_op_reply,
-	.peer_av = fsm_op_peer_av,
-	.path_av = fsm_op_path_av,
-};
-
-/* ---- the recorder's views ------------------------------------------ */
-
-/* The @n-th message sent (0-based), or NULL. */
-static struct fsm_sent *fsm_nth(struct fsm_fix *f, unsigned int n)
-{
-	struct fsm_sent *s;
-
-	list_for_each_entry(s, &f->sent, node)
-		if (!n--)
-			return s;
-	return NULL;
-}
-
-static struct fsm_sent *fsm_last(struct fsm_fix *f)
-{
-	return f->nsent ? fsm_nth(f, f->nsent - 1) : NULL;
-}
-
-static unsigned int fsm_count(struct fsm_fix *f, u16 attr)
-{
-	struct fsm_sent *s;
-	unsigned int n = 0;
-
-	list_for_each_entry(s, &f->sent, node)
-		n += s->msg.hdr.attr_id == attr;
-	return n;
-}
-
-/* The handle of the last retried send, or NULL. */
-static struct fsm_handle *fsm_last_handle(struct fsm_fix *f)
-{
-	return list_empty(&f->handles) ? NULL :
-	       list_last_entry(&f->handles, struct fsm_handle, node);
-}
-
-static struct fsm_ev *fsm_ev(struct fsm_fix *f, unsigned int n)
-{
-	return n < f->nev ? &f->ev[n] : NULL;
-}
-
-static struct fsm_ev *fsm_last_ev(struct fsm_fix *f)
-{
-	return f->nev ? &f->ev[f->nev - 1] : NULL;
+	return fsm_rec.nev ? &fsm_rec.ev[fsm_rec.nev - 1] : NULL;
 }
 
 static long fsm_cnt(atomic_long_t *per_attr, u16 attr)
@@ -310,54 +67,43 @@ static long fsm_cnt(atomic_long_t *per_attr, u16 attr)
 	return atomic_long_read(&per_attr[attr - PDCM_ATTR_FIRST]);
 }
 
-/* Let every queued handler and cancel completion run. */
-static void fsm_settle(void)
-{
-	int i;
-
-	for (i = 0; i < 3; i++) {
-		flush_workqueue(fsm_wq);
-		flush_workqueue(pdcm_wq);
-	}
-}
-
 /* ---- ids and the handler ------------------------------------------- */
 
-static void fsm_own(struct fsm_fix *f, struct pdcm_id *id)
+static void fsm_own(struct fake *f, struct pdcm_id *id)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&f->lock, flags);
-	if (f->nown < FSM_MAX_OWN) {
-		f->own[f->nown].id = id;
-		f->own[f->nown].gone = false;
-		f->nown++;
+	if (fsm_rec.nown < FSM_MAX_OWN) {
+		fsm_rec.own[fsm_rec.nown].id = id;
+		fsm_rec.own[fsm_rec.nown].gone = false;
+		fsm_rec.nown++;
 	}
 	spin_unlock_irqrestore(&f->lock, flags);
 }
 
-static void fsm_disown(struct fsm_fix *f, struct pdcm_id *id)
+static void fsm_disown(struct fake *f, struct pdcm_id *id)
 {
 	unsigned long flags;
 	unsigned int i;
 
 	spin_lock_irqsave(&f->lock, flags);
-	for (i = 0; i < f->nown; i++)
-		if (f->own[i].id == id)
-			f->own[i].gone = true;
+	for (i = 0; i < fsm_rec.nown; i++)
+		if (fsm_rec.own[i].id == id)
+			fsm_rec.own[i].gone = true;
 	spin_unlock_irqrestore(&f->lock, flags);
 }
 
 static int fsm_handler(struct pdcm_id *id, const struct pdcm_event *ev)
 {
-	struct fsm_fix *f = fsm_cur;
+	struct fake *f = fake_cur;
 	struct fsm_ev *e = NULL;
 	unsigned long flags;
 	int ret;
 
 	spin_lock_irqsave(&f->lock, flags);
-	if (f->nev < FSM_MAX_EV)
-		e = &f->ev[f->nev++];
+	if (fsm_rec.nev < FSM_MAX_EV)
+		e = &fsm_rec.ev[fsm_rec.nev++];
 	spin_unlock_irqrestore(&f->lock, flags);
 	if (e) {
 		e->id = id;
@@ -378,15 +124,15 @@ static int fsm_handler(struct pdcm_id *id, const struct pdcm_event *ev)
 	if (ev->event == PDCM_REQ_RECEIVED ||
 	    ev->event == PDCM_SIDR_REQ_RECEIVED)
 		fsm_own(f, id);
-	ret = f->action ? f->action(f, id, ev) : 0;
+	ret = fsm_rec.action ? fsm_rec.action(f, id, ev) : 0;
 	if (!ret)
-		ret = f->ret_for[ev->event];
+		ret = fsm_rec.ret_for[ev->event];
 	if (ret)
 		fsm_disown(f, id);	/* pdcm destroys it */
 	return ret;
 }
 
-static struct pdcm_id *fsm_id(struct fsm_fix *f)
+static struct pdcm_id *fsm_id(struct fake *f)
 {
 	struct pdcm_id *id = pdcm_create_id(f->ibdev, fsm_handler, f);
 
@@ -395,13 +141,13 @@ static struct pdcm_id *fsm_id(struct fsm_fix *f)
 	return id;
 }
 
-static void fsm_destroy(struct fsm_fix *f, struct pdcm_id *id)
+static void fsm_destroy(struct fake *f, struct pdcm_id *id)
 {
 	fsm_disown(f, id);
 	pdcm_destroy_id(id);
 }
 
-static struct pdcm_id *fsm_listen_backlog(struct fsm_fix *f, u64 sid,
+static struct pdcm_id *fsm_listen_backlog(struct fake *f, u64 sid,
 					  u32 backlog, u32 flags)
 {
 	struct pdcm_listen_attr attr = {
@@ -416,133 +162,53 @@ static struct pdcm_id *fsm_listen_backlog(struct fsm_fix *f, u64 sid,
 	return id;
 }
 
-static struct pdcm_id *fsm_listen(struct fsm_fix *f)
+static struct pdcm_id *fsm_listen(struct fake *f)
 {
-	return fsm_listen_backlog(f, f->sid, 0, 0);
+	return fsm_listen_backlog(f, fsm_rec.sid, 0, 0);
 }
 
 /* ---- messages from the peer ---------------------------------------- */
 
-static void fsm_rx(struct fsm_fix *f, const struct pdcm_msg *m)
-{
-	struct pdcm_rx rx = { .port = f->port };
-
-	rx.wc.wc_flags = IB_WC_GRH;
-	rx.grh.sgid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
-	rx.grh.sgid.global.interface_id = cpu_to_be64(f->peer_guid);
-	pdcm_cm_rx(&rx, m);
-}
-
-static void fsm_rx_flush(struct fsm_fix *f, const struct pdcm_msg *m)
-{
-	fsm_rx(f, m);
-	fsm_settle();
-}
-
 /* A REQ of the peer's comm ID @comm from its QP @qpn. */
-static void fsm_mk_req(struct fsm_fix *f, struct pdcm_msg *m, u32 comm,
-		       u32 qpn)
+static void fsm_mk_req(struct fake *f, struct pdcm_msg *m, u32 comm, u32 qpn)
 {
-	struct pdcm_req *r = &m->req;
+	static const u8 pdata = 0xa5;
 
-	memset(m, 0, sizeof(*m));
-	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_REQ, f->tid + comm);
-	r->local_comm_id = comm;
-	r->service_id = f->sid;
-	r->local_ca_guid = f->peer_guid;
-	r->local_qkey = 0x11223344;
-	r->local_qpn = qpn;
-	r->responder_resources = 3;
-	r->initiator_depth = 5;
-	r->remote_cm_response_timeout = 17;
-	r->local_cm_response_timeout = 19;
-	r->transport_type = PDCM_TRANSPORT_RC;
-	r->end_to_end_flow_control = 1;
-	r->starting_psn = 0x123456;
-	r->retry_count = 6;
-	r->pkey = 0xffff;
-	r->path_mtu = IB_MTU_1024;
-	r->rnr_retry_count = 5;
-	r->max_cm_retries = 9;
-	r->srq = 1;
-	r->primary_path.local_gid.global.interface_id =
-		cpu_to_be64(f->peer_guid);
-	r->primary_path.remote_gid.global.interface_id =
-		cpu_to_be64(f->node_guid);
-	r->primary_path.hop_limit = 64;
-	r->primary_path.local_ack_timeout = 15;
-	r->private_data[0] = 0xa5;
-	r->private_data_len = 1;
+	fake_mk_req(f, m, comm, qpn, fsm_rec.sid, &pdata, 1);
+	m->req.local_qkey = 0x11223344;
+	m->req.srq = 1;
 }
 
 /* The peer's REP to our id's REQ, from its comm ID @comm and QP @qpn. */
-static void fsm_mk_rep(struct fsm_fix *f, struct pdcm_msg *m,
+static void fsm_mk_rep(struct fake *f, struct pdcm_msg *m,
 		       struct pdcm_id *id, u32 comm, u32 qpn)
 {
-	struct pdcm_rep *r = &m->rep;
+	static const u8 pdata = 0x5a;
 
-	memset(m, 0, sizeof(*m));
-	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_REP, to_conn(id)->tid);
-	r->local_comm_id = comm;
-	r->remote_comm_id = be32_to_cpu(id->local_id);
-	r->local_qkey = 0x55667788;
-	r->local_qpn = qpn;
-	r->starting_psn = 0x654321;
-	r->responder_resources = 2;
-	r->initiator_depth = 4;
-	r->target_ack_delay = 10;
-	r->failover_accepted = PDCM_FAILOVER_NOT_SUPPORTED;
-	r->end_to_end_flow_control = 1;
-	r->rnr_retry_count = 3;
-	r->srq = 1;
-	r->local_ca_guid = f->peer_guid;
-	r->private_data[0] = 0x5a;
-	r->private_data_len = 1;
+	fake_mk_rep_to(f, m, to_conn(id)->tid, be32_to_cpu(id->local_id),
+		       comm, qpn, &pdata, 1);
+	m->rep.local_qkey = 0x55667788;
+	m->rep.target_ack_delay = 10;
+	m->rep.srq = 1;
 }
 
 /* A message of @attr from the peer's @comm to our @id (no body). */
 static void fsm_mk(struct pdcm_msg *m, u16 attr, struct pdcm_id *id, u32 comm)
 {
-	u32 ours = be32_to_cpu(id->local_id);
-
-	memset(m, 0, sizeof(*m));
-	pdcm_wire_init_hdr(&m->hdr, attr, to_conn(id)->tid);
-	switch (attr) {
-	case PDCM_ATTR_MRA:
-		m->mra.local_comm_id = comm;
-		m->mra.remote_comm_id = ours;
-		break;
-	case PDCM_ATTR_REJ:
-		m->rej.local_comm_id = comm;
-		m->rej.remote_comm_id = ours;
-		break;
-	case PDCM_ATTR_RTU:
-		m->rtu.local_comm_id = comm;
-		m->rtu.remote_comm_id = ours;
-		break;
-	case PDCM_ATTR_DREQ:
-		pdcm_wire_init_hdr(&m->hdr, attr, 0x77000000ULL | comm);
-		m->dreq.local_comm_id = comm;
-		m->dreq.remote_comm_id = ours;
-		m->dreq.remote_qpn_eecn = to_conn(id)->local_qpn;
-		break;
-	case PDCM_ATTR_DREP:
-		m->drep.local_comm_id = comm;
-		m->drep.remote_comm_id = ours;
-		break;
-	}
+	fake_mk_to(m, attr, to_conn(id)->tid, be32_to_cpu(id->local_id),
+		   to_conn(id)->local_qpn, comm);
 }
 
 /* ---- canned exchanges ------------------------------------------------ */
 
 static const u8 fsm_pdata[5] = "hello";
 
-static void fsm_req_param(struct fsm_fix *f, struct pdcm_req_param *p)
+static void fsm_req_param(struct fake *f, struct pdcm_req_param *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->primary_path = &f->path;
 	p->port = 1;
-	p->service_id = cpu_to_be64(f->sid);
+	p->service_id = cpu_to_be64(fsm_rec.sid);
 	p->qp_num = 0xabcdef;
 	p->qp_type = IB_QPT_RC;
 	p->starting_psn = 0x13579b;
@@ -559,7 +225,7 @@ static void fsm_req_param(struct fsm_fix *f, struct pdcm_req_param *p)
 	p->srq = 1;
 }
 
-static struct pdcm_id *fsm_active_req(struct fsm_fix *f)
+static struct pdcm_id *fsm_active_req(struct fake *f)
 {
 	struct pdcm_req_param p;
 	struct pdcm_id *id = fsm_id(f);
@@ -574,38 +240,38 @@ static struct pdcm_id *fsm_active_req(struct fsm_fix *f)
  * Active side up to REP_RCVD; the peer is comm @comm, QP 0xc0ffee for
  * f->peer_comm (each comm its own QP, or the second REP would be stale).
  */
-static struct pdcm_id *fsm_active_rep(struct fsm_fix *f, u32 comm)
+static struct pdcm_id *fsm_active_rep(struct fake *f, u32 comm)
 {
 	struct pdcm_id *id = fsm_active_req(f);
 	struct pdcm_msg m;
 
 	fsm_mk_rep(f, &m, id, comm, 0xc0ffee ^ (comm - f->peer_comm));
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_ASSERT_EQ(f->test, id->state, PDCM_REP_RCVD);
 	return id;
 }
 
-static struct pdcm_id *fsm_active_est(struct fsm_fix *f, u32 comm)
+static struct pdcm_id *fsm_active_est(struct fake *f, u32 comm)
 {
 	struct pdcm_id *id = fsm_active_rep(f, comm);
 
 	KUNIT_ASSERT_EQ(f->test, pdcm_send_rtu(id, NULL, 0), 0);
 	KUNIT_ASSERT_EQ(f->test, id->state, PDCM_ESTABLISHED);
-	fsm_settle();
+	fake_settle();
 	return id;
 }
 
 /* Passive side: a REQ of the peer's @comm/@qpn; returns the new id. */
-static struct pdcm_id *fsm_passive_req(struct fsm_fix *f, u32 comm, u32 qpn)
+static struct pdcm_id *fsm_passive_req(struct fake *f, u32 comm, u32 qpn)
 {
-	unsigned int nev = f->nev;
+	unsigned int nev = fsm_rec.nev;
 	struct pdcm_msg m;
 	struct fsm_ev *e;
 
 	fsm_mk_req(f, &m, comm, qpn);
-	fsm_rx_flush(f, &m);
-	KUNIT_ASSERT_EQ(f->test, f->nev, nev + 1);
-	e = fsm_last_ev(f);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(f->test, fsm_rec.nev, nev + 1);
+	e = fsm_last_ev();
 	KUNIT_ASSERT_EQ(f->test, e->type, PDCM_REQ_RECEIVED);
 	return e->id;
 }
@@ -621,7 +287,7 @@ static const struct pdcm_rep_param fsm_rep = {
 	.private_data_len = 3,
 };
 
-static struct pdcm_id *fsm_passive_rep(struct fsm_fix *f, u32 comm, u32 qpn)
+static struct pdcm_id *fsm_passive_rep(struct fake *f, u32 comm, u32 qpn)
 {
 	struct pdcm_id *id = fsm_passive_req(f, comm, qpn);
 
@@ -630,13 +296,13 @@ static struct pdcm_id *fsm_passive_rep(struct fsm_fix *f, u32 comm, u32 qpn)
 	return id;
 }
 
-static struct pdcm_id *fsm_passive_est(struct fsm_fix *f, u32 comm, u32 qpn)
+static struct pdcm_id *fsm_passive_est(struct fake *f, u32 comm, u32 qpn)
 {
 	struct pdcm_id *id = fsm_passive_rep(f, comm, qpn);
 	struct pdcm_msg m;
 
 	fsm_mk(&m, PDCM_ATTR_RTU, id, comm);
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_ASSERT_EQ(f->test, id->state, PDCM_ESTABLISHED);
 	return id;
 }
@@ -645,133 +311,35 @@ static struct pdcm_id *fsm_passive_est(struct fsm_fix *f, u32 comm, u32 qpn)
 static void fsm_timewait_now(struct pdcm_id *id)
 {
 	flush_delayed_work(&to_conn(id)->timewait_work);
-	fsm_settle();
+	fake_settle();
 }
 
 /* ---- init / exit ------------------------------------------------------ */
 
-static int fsm_suite_init(struct kunit_suite *suite)
-{
-	fsm_wq = alloc_workqueue("pdcm_fsm_fake", 0, 0);
-	return fsm_wq ? 0 : -ENOMEM;
-}
-
-static void fsm_suite_exit(struct kunit_suite *suite)
-{
-	destroy_workqueue(fsm_wq);
-}
-
 static int fsm_init(struct kunit *test)
 {
-	struct fsm_fix *f = kzalloc(sizeof(*f), GFP_KERNEL);
-	u32 seq = atomic_inc_return(&fsm_seq);
+	int ret;
 
-	if (!f)
-		return -ENOMEM;
-	f->test = test;
-	spin_lock_init(&f->lock);
-	INIT_LIST_HEAD(&f->sent);
-	INIT_LIST_HEAD(&f->handles);
-	f->sid = 0x1234000000000000ULL | (u64)seq << 8;
-	f->peer_guid = 0x0002c90300000000ULL | seq;
-	f->node_guid = 0x0002c903ff000000ULL | seq;
-	f->peer_comm = 0x50000000 | seq << 8;
-	f->tid = (u64)seq << 40;
-
-	f->ibdev = kzalloc(sizeof(*f->ibdev), GFP_KERNEL);
-	if (!f->ibdev)
-		goto free;
-	f->ibdev->phys_port_cnt = 1;
-	f->ibdev->node_guid = cpu_to_be64(f->node_guid);
-	f->ibdev->port_data = kcalloc(2, sizeof(*f->ibdev->port_data),
-				      GFP_KERNEL);
-	if (!f->ibdev->port_data)
-		goto free;
-	f->ibdev->port_data[1].immutable.core_cap_flags =
-		RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP | RDMA_CORE_CAP_IB_MAD |
-		RDMA_CORE_CAP_IB_CM;
-	f->dev = kzalloc(struct_size(f->dev, port, 1), GFP_KERNEL);
-	if (!f->dev)
-		goto free;
-	f->dev->ibdev = f->ibdev;
-	f->dev->nports = 1;
-	f->port = &f->dev->port[0];
-	f->port->dev = f->dev;
-	f->port->port_num = 1;
-	f->port->agent = (struct ib_mad_agent *)&fsm_dummy_agent;
-	f->port->ops = &fsm_ops;
-
-	f->path.rec_type = SA_PATH_REC_TYPE_ROCE_V2;
-	f->path.sgid.global.interface_id = cpu_to_be64(f->node_guid);
-	f->path.dgid.global.interface_id = cpu_to_be64(f->peer_guid);
-	f->path.hop_limit = 64;
-	f->path.pkey = cpu_to_be16(0xffff);
-	f->path.mtu = IB_MTU_1024;
-	f->path.packet_life_time = 14;
-
-	f->baseline = pdcm_conns_live();
-	fsm_cur = f;
-	mutex_lock(&pdcm_devices_mutex);
-	list_add_tail(&f->dev->list, &pdcm_devices);
-	mutex_unlock(&pdcm_devices_mutex);
-	test->priv = f;
-	return 0;
-
-free:
-	kfree(f->dev);
-	if (f->ibdev)
-		kfree(f->ibdev->port_data);
-	kfree(f->ibdev);
-	kfree(f);
-	return -ENOMEM;
+	memset(&fsm_rec, 0, sizeof(fsm_rec));
+	ret = fake_init(test);
+	if (!ret)
+		fsm_rec.sid = 0x1234000000000000ULL | (u64)FAKE(test)->seq << 8;
+	return ret;
 }
 
 static void fsm_exit(struct kunit *test)
 {
-	struct fsm_fix *f = test->priv;
-	struct fsm_handle *h, *hn;
-	struct fsm_sent *s, *sn;
 	unsigned int i;
-	int tries;
 
-	fsm_settle();
+	fake_settle();
 	/* Oldest first: a listen goes before the children it delivered. */
-	for (i = 0; i < f->nown; i++)
-		if (!f->own[i].gone) {
-			f->own[i].gone = true;
-			pdcm_destroy_id(f->own[i].id);
+	for (i = 0; i < fsm_rec.nown; i++)
+		if (!fsm_rec.own[i].gone) {
+			fsm_rec.own[i].gone = true;
+			pdcm_destroy_id(fsm_rec.own[i].id);
 		}
-	fsm_settle();
-	list_for_each_entry(h, &f->handles, node)
-		KUNIT_EXPECT_TRUE_MSG(test, h->done, "retried send never ended");
-	/* conns destroyed from pdcm_wq are freed from system_wq */
-	for (tries = 0; tries < 100 && pdcm_conns_live() != f->baseline; tries++)
-		msleep(20);
-	KUNIT_EXPECT_EQ_MSG(test, pdcm_conns_live(), f->baseline,
-			    "connections leaked");
-
-	mutex_lock(&pdcm_devices_mutex);
-	list_del(&f->dev->list);
-	mutex_unlock(&pdcm_devices_mutex);
-	fsm_settle();
-	list_for_each_entry_safe(s, sn, &f->sent, node) {
-		KUNIT_EXPECT_EQ_MSG(test, s->encode_ret, 0,
-				    "attr 0x%x sent but not encodable",
-				    s->msg.hdr.attr_id);
-		kfree(s);
-	}
-	list_for_each_entry_safe(h, hn, &f->handles, node) {
-		if (h->done)
-			kfree(h);	/* else leaked on purpose: a ref is out */
-	}
-	fsm_cur = NULL;
-	kfree(f->dev);
-	kfree(f->ibdev->port_data);
-	kfree(f->ibdev);
-	kfree(f);
+	fake_exit(test);
 }
-
-#define FIX(test)	((struct fsm_fix *)(test)->priv)
 
 /* ---- the transition table ------------------------------------------- */
 
@@ -911,9 +479,9 @@ static void fsm_table_names(struct kunit *test)
 /* IDLE -> REQ_SENT: the REQ as sent, retried with the active timeout. */
 static void fsm_active_req_on_wire(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
-	struct fsm_sent *s = fsm_last(f);
+	struct fake_sent *s = fake_last(f);
 	const struct pdcm_req *r;
 
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
@@ -922,8 +490,8 @@ static void fsm_active_req_on_wire(struct kunit *test)
 	r = &s->msg.req;
 	KUNIT_EXPECT_NE(test, be32_to_cpu(id->local_id), 0U);
 	KUNIT_EXPECT_EQ(test, r->local_comm_id, be32_to_cpu(id->local_id));
-	KUNIT_EXPECT_EQ(test, r->service_id, f->sid);
-	KUNIT_EXPECT_EQ(test, be64_to_cpu(id->service_id), f->sid);
+	KUNIT_EXPECT_EQ(test, r->service_id, fsm_rec.sid);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(id->service_id), fsm_rec.sid);
 	KUNIT_EXPECT_EQ(test, r->local_ca_guid, f->node_guid);
 	KUNIT_EXPECT_EQ(test, r->local_qpn, 0xabcdefU);
 	KUNIT_EXPECT_EQ(test, r->starting_psn, 0x13579bU);
@@ -952,29 +520,29 @@ static void fsm_active_req_on_wire(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, to_conn(id)->tid);
 	KUNIT_EXPECT_EQ(test, f->npath_av, 1U);
 	KUNIT_EXPECT_PTR_EQ(test, (void *)to_conn(id)->msg,
-			    (void *)&fsm_last_handle(f)->buf);
+			    (void *)&fake_last_handle(f)->buf);
 	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.tx, PDCM_ATTR_REQ), 1);
 }
 
 /* REP in: REP_RCVD, the REP's fields swapped, the REQ cancelled. */
 static void fsm_active_rep_received(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
-	struct fsm_handle *h = fsm_last_handle(f);
+	struct fake_handle *h = fake_last_handle(f);
 	const struct pdcm_rep_event_param *p;
 	struct pdcm_msg m;
 	struct fsm_ev *e;
 
 	fsm_mk_rep(f, &m, id, f->peer_comm, 0xc0ffee);
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_REP_RCVD);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(id->remote_id), f->peer_comm);
 	KUNIT_EXPECT_EQ(test, f->ncancel, 1U);
 	KUNIT_EXPECT_TRUE(test, h->done);
 	KUNIT_EXPECT_NULL(test, to_conn(id)->msg);
-	KUNIT_ASSERT_EQ(test, f->nev, 1U);
-	e = fsm_ev(f, 0);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
+	e = fsm_ev(0);
 	KUNIT_EXPECT_EQ(test, e->type, PDCM_REP_RECEIVED);
 	KUNIT_EXPECT_PTR_EQ(test, e->id, id);
 	KUNIT_EXPECT_PTR_EQ(test, e->context, (void *)f);
@@ -998,14 +566,14 @@ static void fsm_active_rep_received(struct kunit *test)
 /* pdcm_send_rtu(): ESTABLISHED, RTU on the wire, not retried. */
 static void fsm_active_rtu(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_rep(f, f->peer_comm);
-	struct fsm_sent *s;
+	struct fake_sent *s;
 
 	KUNIT_ASSERT_EQ(test, pdcm_send_rtu(id, fsm_pdata, 2), 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_ESTABLISHED);
 	KUNIT_ASSERT_EQ(test, f->nsent, 2U);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_RTU);
 	KUNIT_EXPECT_EQ(test, s->msg.rtu.local_comm_id,
 			be32_to_cpu(id->local_id));
@@ -1021,14 +589,14 @@ static void fsm_active_rtu(struct kunit *test)
 /* DREQ out, DREP in: TIMEWAIT, then TIMEWAIT_EXIT and IDLE. */
 static void fsm_active_dreq_drep(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_est(f, f->peer_comm);
-	struct fsm_sent *s;
+	struct fake_sent *s;
 	struct pdcm_msg m;
 
 	KUNIT_ASSERT_EQ(test, pdcm_send_dreq(id, fsm_pdata, 4), 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_DREQ_SENT);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_DREQ);
 	KUNIT_EXPECT_EQ(test, s->msg.dreq.local_comm_id,
 			be32_to_cpu(id->local_id));
@@ -1039,28 +607,28 @@ static void fsm_active_dreq_drep(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->timeout_ms, 2 * 64U + 4096U);
 
 	fsm_mk(&m, PDCM_ATTR_DREP, id, f->peer_comm);
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_TIMEWAIT);
-	KUNIT_EXPECT_TRUE(test, fsm_last_handle(f)->done);	/* cancelled */
-	KUNIT_ASSERT_EQ(test, f->nev, 2U);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 1)->type, PDCM_DREP_RECEIVED);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 1)->state, PDCM_TIMEWAIT);
+	KUNIT_EXPECT_TRUE(test, fake_last_handle(f)->done);	/* cancelled */
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 2U);
+	KUNIT_EXPECT_EQ(test, fsm_ev(1)->type, PDCM_DREP_RECEIVED);
+	KUNIT_EXPECT_EQ(test, fsm_ev(1)->state, PDCM_TIMEWAIT);
 
 	fsm_timewait_now(id);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	KUNIT_ASSERT_EQ(test, f->nev, 3U);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 2)->type, PDCM_TIMEWAIT_EXIT);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 2)->state, PDCM_IDLE);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 3U);
+	KUNIT_EXPECT_EQ(test, fsm_ev(2)->type, PDCM_TIMEWAIT_EXIT);
+	KUNIT_EXPECT_EQ(test, fsm_ev(2)->state, PDCM_IDLE);
 	/* a second DREP is a duplicate */
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, f->nev, 3U);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 3U);
 	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_DREP), 1);
 }
 
 /* Bad REQ parameters: -EINVAL, nothing sent, still IDLE. */
 static void fsm_active_req_bad_params(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_id(f);
 	struct pdcm_req_param p;
 
@@ -1095,14 +663,14 @@ static void fsm_active_req_bad_params(struct kunit *test)
 	p.max_cm_retries = 15;
 	KUNIT_ASSERT_NOT_NULL(test, p.private_data);
 	KUNIT_EXPECT_EQ(test, pdcm_send_req(id, &p), 0);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.req.local_qpn, 0xffffffU);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->retries, 15U);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.req.local_qpn, 0xffffffU);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->retries, 15U);
 }
 
 /* A second pdcm_send_req() in REQ_SENT: -EINVAL, nothing changes. */
 static void fsm_active_req_twice(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
 	struct pdcm_req_param p;
 
@@ -1116,7 +684,7 @@ static void fsm_active_req_twice(struct kunit *test)
 /* No pdcm port: -ENODEV; no device: -EINVAL; transport error: IDLE. */
 static void fsm_active_req_no_port(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_id(f);
 	struct pdcm_id *nodev;
 	struct pdcm_req_param p;
@@ -1150,7 +718,7 @@ static void fsm_active_req_no_port(struct kunit *test)
 /* REQ in: a new id in REQ_RCVD with the REQ in the receiver's terms. */
 static void fsm_passive_req_received(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *l = fsm_listen(f);
 	const struct pdcm_req_event_param *p;
 	struct pdcm_id *id;
@@ -1158,7 +726,7 @@ static void fsm_passive_req_received(struct kunit *test)
 
 	l->context = (void *)0x1234;
 	id = fsm_passive_req(f, f->peer_comm, 0x112233);
-	e = fsm_last_ev(f);
+	e = fsm_last_ev();
 	p = &e->ev.param.req_rcvd;
 	KUNIT_EXPECT_PTR_NE(test, id, l);
 	KUNIT_EXPECT_EQ(test, e->state, PDCM_REQ_RCVD);
@@ -1171,7 +739,7 @@ static void fsm_passive_req_received(struct kunit *test)
 	KUNIT_EXPECT_NE(test, be32_to_cpu(id->local_id), 0U);
 	KUNIT_EXPECT_NE(test, be32_to_cpu(id->local_id),
 			be32_to_cpu(l->local_id));
-	KUNIT_EXPECT_EQ(test, be64_to_cpu(id->service_id), f->sid);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(id->service_id), fsm_rec.sid);
 	KUNIT_EXPECT_EQ(test, p->port, 1U);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(p->remote_ca_guid), f->peer_guid);
 	KUNIT_EXPECT_EQ(test, p->remote_qpn, 0x112233U);
@@ -1207,14 +775,14 @@ static void fsm_passive_req_received(struct kunit *test)
 /* pdcm_send_rep(): REP as asked, retried with the REQ's timeout. */
 static void fsm_passive_rep_on_wire(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
-	struct fsm_sent *s;
+	struct fake_sent *s;
 
 	fsm_listen(f);
 	id = fsm_passive_rep(f, f->peer_comm, 0x112233);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REP);
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, f->tid + f->peer_comm);
 	KUNIT_EXPECT_EQ(test, s->msg.rep.local_comm_id,
@@ -1240,7 +808,7 @@ static void fsm_passive_rep_on_wire(struct kunit *test)
 /* RTU in: ESTABLISHED, RTU_RECEIVED, the REP cancelled. */
 static void fsm_passive_rtu_received(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
 	struct pdcm_msg m;
 
@@ -1248,24 +816,24 @@ static void fsm_passive_rtu_received(struct kunit *test)
 	id = fsm_passive_rep(f, f->peer_comm, 0x112233);
 	fsm_mk(&m, PDCM_ATTR_RTU, id, f->peer_comm);
 	m.rtu.private_data[0] = 0x77;
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_ESTABLISHED);
-	KUNIT_ASSERT_EQ(test, f->nev, 2U);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 1)->type, PDCM_RTU_RECEIVED);
-	KUNIT_EXPECT_PTR_EQ(test, fsm_ev(f, 1)->id, id);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 1)->pdata0, 0x77);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 2U);
+	KUNIT_EXPECT_EQ(test, fsm_ev(1)->type, PDCM_RTU_RECEIVED);
+	KUNIT_EXPECT_PTR_EQ(test, fsm_ev(1)->id, id);
+	KUNIT_EXPECT_EQ(test, fsm_ev(1)->pdata0, 0x77);
 	KUNIT_EXPECT_EQ(test, f->ncancel, 1U);
-	KUNIT_EXPECT_TRUE(test, fsm_last_handle(f)->done);
+	KUNIT_EXPECT_TRUE(test, fake_last_handle(f)->done);
 	/* a second RTU is counted as a duplicate and dropped */
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, f->nev, 2U);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 2U);
 	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_RTU), 1);
 }
 
 /* pdcm_notify(COMM_EST) in REP_SENT: USER_ESTABLISHED. */
 static void fsm_passive_comm_est(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
 	struct pdcm_msg m;
 
@@ -1275,15 +843,15 @@ static void fsm_passive_comm_est(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_REP_SENT);
 	KUNIT_ASSERT_EQ(test, pdcm_notify(id, IB_EVENT_COMM_EST), 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_ESTABLISHED);
-	fsm_settle();
-	KUNIT_ASSERT_EQ(test, f->nev, 2U);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 1)->type, PDCM_USER_ESTABLISHED);
-	KUNIT_EXPECT_TRUE(test, fsm_last_handle(f)->done);
+	fake_settle();
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 2U);
+	KUNIT_EXPECT_EQ(test, fsm_ev(1)->type, PDCM_USER_ESTABLISHED);
+	KUNIT_EXPECT_TRUE(test, fake_last_handle(f)->done);
 	KUNIT_EXPECT_EQ(test, pdcm_notify(id, IB_EVENT_COMM_EST), -EINVAL);
 	/* the late RTU changes nothing */
 	fsm_mk(&m, PDCM_ATTR_RTU, id, f->peer_comm);
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, f->nev, 2U);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 2U);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_ESTABLISHED);
 	KUNIT_EXPECT_EQ(test, f->nsent, 1U);
 }
@@ -1291,20 +859,20 @@ static void fsm_passive_comm_est(struct kunit *test)
 /* DREQ in: DREQ_RECEIVED; pdcm_send_drep(): DREP, TIMEWAIT, exit. */
 static void fsm_passive_dreq_drep(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
-	struct fsm_sent *s;
+	struct fake_sent *s;
 	struct pdcm_msg m;
 
 	fsm_listen(f);
 	id = fsm_passive_est(f, f->peer_comm, 0x112233);
 	fsm_mk(&m, PDCM_ATTR_DREQ, id, f->peer_comm);
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_DREQ_RCVD);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev(f)->type, PDCM_DREQ_RECEIVED);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_DREQ_RECEIVED);
 	KUNIT_ASSERT_EQ(test, pdcm_send_drep(id, fsm_pdata, 1), 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_TIMEWAIT);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_DREP);
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, m.hdr.tid);
 	KUNIT_EXPECT_EQ(test, s->msg.drep.local_comm_id,
@@ -1314,49 +882,49 @@ static void fsm_passive_dreq_drep(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pdcm_send_drep(id, NULL, 0), -EINVAL);
 
 	/* the DREP was lost: a repeated DREQ gets it again */
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, fsm_count(f, PDCM_ATTR_DREP), 2U);
-	KUNIT_EXPECT_TRUE(test, fsm_last(f)->reply);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.drep.remote_comm_id,
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREP), 2U);
+	KUNIT_EXPECT_TRUE(test, fake_last(f)->reply);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.drep.remote_comm_id,
 			f->peer_comm);
 
 	fsm_timewait_now(id);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev(f)->type, PDCM_TIMEWAIT_EXIT);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
 }
 
 /* A DREQ naming another QPN is dropped. */
 static void fsm_passive_dreq_wrong_qpn(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
 	struct pdcm_msg m;
 	unsigned int nev;
 
 	fsm_listen(f);
 	id = fsm_passive_est(f, f->peer_comm, 0x112233);
-	nev = f->nev;
+	nev = fsm_rec.nev;
 	fsm_mk(&m, PDCM_ATTR_DREQ, id, f->peer_comm);
 	m.dreq.remote_qpn_eecn ^= 1;
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_ESTABLISHED);
-	KUNIT_EXPECT_EQ(test, f->nev, nev);
-	KUNIT_EXPECT_EQ(test, fsm_count(f, PDCM_ATTR_DREP), 0U);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREP), 0U);
 }
 
 /* Both sides disconnect at once: DREQ_SENT + DREQ in -> DREQ_RCVD. */
 static void fsm_simultaneous_dreq(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_est(f, f->peer_comm);
 	struct pdcm_msg m;
 
 	KUNIT_ASSERT_EQ(test, pdcm_send_dreq(id, NULL, 0), 0);
 	fsm_mk(&m, PDCM_ATTR_DREQ, id, f->peer_comm);
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_DREQ_RCVD);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev(f)->type, PDCM_DREQ_RECEIVED);
-	KUNIT_EXPECT_TRUE(test, fsm_last_handle(f)->done);	/* DREQ off */
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_DREQ_RECEIVED);
+	KUNIT_EXPECT_TRUE(test, fake_last_handle(f)->done);	/* DREQ off */
 	KUNIT_EXPECT_EQ(test, pdcm_send_drep(id, NULL, 0), 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_TIMEWAIT);
 }
@@ -1366,7 +934,7 @@ static void fsm_simultaneous_dreq(struct kunit *test)
 static void fsm_expect_all_refused(struct kunit *test, struct pdcm_id *id,
 				   bool try_req)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_sidr_rep_param sp = {};
 	enum pdcm_state state = id->state;
 	unsigned int nsent = f->nsent;
@@ -1393,7 +961,7 @@ static void fsm_expect_all_refused(struct kunit *test, struct pdcm_id *id,
 /* Nothing but connect, listen or SIDR from IDLE. */
 static void fsm_illegal_idle(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_id(f);
 
 	fsm_expect_all_refused(test, id, false);
@@ -1408,8 +976,10 @@ static void fsm_illegal_idle(struct kunit *test)
 /* ESTABLISHED refuses everything but DREQ. */
 static void fsm_illegal_established(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
-	struct pdcm_listen_attr attr = { .service_id = cpu_to_be64(f->sid) };
+	struct fake *f = FAKE(test);
+	struct pdcm_listen_attr attr = {
+		.service_id = cpu_to_be64(fsm_rec.sid),
+	};
 	struct pdcm_id *id = fsm_active_est(f, f->peer_comm);
 
 	fsm_expect_all_refused(test, id, true);
@@ -1423,8 +993,10 @@ static void fsm_illegal_established(struct kunit *test)
 /* A LISTEN id refuses every connection call. */
 static void fsm_illegal_listen(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
-	struct pdcm_listen_attr attr = { .service_id = cpu_to_be64(f->sid + 1) };
+	struct fake *f = FAKE(test);
+	struct pdcm_listen_attr attr = {
+		.service_id = cpu_to_be64(fsm_rec.sid + 1),
+	};
 	struct pdcm_id *id = fsm_listen(f);
 
 	fsm_expect_all_refused(test, id, true);
@@ -1436,7 +1008,7 @@ static void fsm_illegal_listen(struct kunit *test)
 /* Out-of-range parameters in REQ_RCVD: -EINVAL and nothing changes. */
 static void fsm_bad_params(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	static const u8 big[PDCM_PDATA_MAX_SIZE + 1];
 	struct pdcm_sidr_rep_param sp = {};
 	struct pdcm_rep_param rp;
@@ -1496,16 +1068,16 @@ static void fsm_bad_params(struct kunit *test)
 /* The REQ's retries run out: REQ_ERROR, IDLE; destroy sends nothing. */
 static void fsm_req_timeout(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
 	struct fsm_ev *e;
 
-	KUNIT_ASSERT_TRUE(test, fsm_complete(fsm_last_handle(f),
-					     IB_WC_RESP_TIMEOUT_ERR));
-	fsm_settle();
+	KUNIT_ASSERT_TRUE(test, fake_complete(fake_last_handle(f),
+					      IB_WC_RESP_TIMEOUT_ERR));
+	fake_settle();
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	KUNIT_ASSERT_EQ(test, f->nev, 1U);
-	e = fsm_ev(f, 0);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
+	e = fsm_ev(0);
 	KUNIT_EXPECT_EQ(test, e->type, PDCM_REQ_ERROR);
 	KUNIT_EXPECT_EQ(test, e->ev.param.send_status, IB_WC_RESP_TIMEOUT_ERR);
 	KUNIT_EXPECT_NULL(test, to_conn(id)->msg);
@@ -1516,73 +1088,74 @@ static void fsm_req_timeout(struct kunit *test)
 /* The REP's retries run out: REP_ERROR, IDLE, the backlog slot free. */
 static void fsm_rep_timeout(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
 
-	fsm_listen_backlog(f, f->sid, 1, 0);
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
 	id = fsm_passive_rep(f, f->peer_comm, 0x112233);
-	KUNIT_ASSERT_TRUE(test, fsm_complete(fsm_last_handle(f),
-					     IB_WC_RESP_TIMEOUT_ERR));
-	fsm_settle();
+	KUNIT_ASSERT_TRUE(test, fake_complete(fake_last_handle(f),
+					      IB_WC_RESP_TIMEOUT_ERR));
+	fake_settle();
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev(f)->type, PDCM_REP_ERROR);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_REP_ERROR);
 	/* the REP gave the backlog slot back */
 	fsm_passive_req(f, f->peer_comm + 1, 0x112234);
-	KUNIT_EXPECT_EQ(test, f->nev, 3U);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 3U);
 }
 
 /* The DREQ's retries run out: DREQ_ERROR and TIMEWAIT. */
 static void fsm_dreq_timeout(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_est(f, f->peer_comm);
 
 	KUNIT_ASSERT_EQ(test, pdcm_send_dreq(id, NULL, 0), 0);
-	KUNIT_ASSERT_TRUE(test, fsm_complete(fsm_last_handle(f),
-					     IB_WC_RESP_TIMEOUT_ERR));
-	fsm_settle();
+	KUNIT_ASSERT_TRUE(test, fake_complete(fake_last_handle(f),
+					      IB_WC_RESP_TIMEOUT_ERR));
+	fake_settle();
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_TIMEWAIT);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev(f)->type, PDCM_DREQ_ERROR);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_DREQ_ERROR);
 	fsm_timewait_now(id);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev(f)->type, PDCM_TIMEWAIT_EXIT);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
 }
 
 /* A completion of a MAD that is no longer conn->msg is ignored. */
 static void fsm_stale_completion(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
 	struct ib_mad_send_buf other = {};
 
 	pdcm_cm_send_done(to_conn(id), &other, IB_WC_RESP_TIMEOUT_ERR);
 	pdcm_cm_send_done(to_conn(id), NULL, IB_WC_RESP_TIMEOUT_ERR);
-	fsm_settle();
+	fake_settle();
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_REQ_SENT);
-	KUNIT_EXPECT_EQ(test, f->nev, 0U);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 0U);
 	KUNIT_EXPECT_PTR_EQ(test, (void *)to_conn(id)->msg,
-			    (void *)&fsm_last_handle(f)->buf);
+			    (void *)&fake_last_handle(f)->buf);
 }
 
 /* IB_WC_WR_FLUSH_ERR (a cancel) and success end the MAD silently. */
 static void fsm_flush_completion(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
 	struct pdcm_id *id2 = fsm_active_req(f);
 
-	KUNIT_ASSERT_TRUE(test, fsm_complete(list_first_entry(&f->handles,
-							      struct fsm_handle,
-							      node),
-					     IB_WC_WR_FLUSH_ERR));
-	KUNIT_ASSERT_TRUE(test, fsm_complete(fsm_last_handle(f),
-					     IB_WC_SUCCESS));
-	fsm_settle();
+	KUNIT_ASSERT_TRUE(test,
+			  fake_complete(list_first_entry(&f->handles,
+							 struct fake_handle,
+							 node),
+					IB_WC_WR_FLUSH_ERR));
+	KUNIT_ASSERT_TRUE(test, fake_complete(fake_last_handle(f),
+					      IB_WC_SUCCESS));
+	fake_settle();
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_REQ_SENT);
 	KUNIT_EXPECT_EQ(test, id2->state, PDCM_REQ_SENT);
 	KUNIT_EXPECT_NULL(test, to_conn(id)->msg);
 	KUNIT_EXPECT_NULL(test, to_conn(id2)->msg);
-	KUNIT_EXPECT_EQ(test, f->nev, 0U);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 0U);
 }
 
 /* ---- MRA -------------------------------------------------------------- */
@@ -1590,14 +1163,14 @@ static void fsm_flush_completion(struct kunit *test)
 /* MRA in REQ_SENT: MRA_REQ_RCVD, the REQ extended; REP still taken. */
 static void fsm_mra_rcvd_for_req(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
 	struct pdcm_msg m;
 
 	fsm_mk(&m, PDCM_ATTR_MRA, id, f->peer_comm);
 	m.mra.msg_mraed = PDCM_MSG_RESPONSE_REQ;
 	m.mra.service_timeout = 22;
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_MRA_REQ_RCVD);
 	KUNIT_EXPECT_EQ(test, f->nextend, 1U);
 	KUNIT_EXPECT_EQ(test, f->last_extend,
@@ -1605,39 +1178,39 @@ static void fsm_mra_rcvd_for_req(struct kunit *test)
 			pdcm_timeout_ms(to_conn(id)->local_ack_timeout));
 	/* packet life 14 -> local ACK timeout 15 */
 	KUNIT_EXPECT_EQ(test, f->last_extend, 16384U + 128U);
-	KUNIT_ASSERT_EQ(test, f->nev, 1U);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 0)->type, PDCM_MRA_RECEIVED);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 0)->ev.param.mra_rcvd.service_timeout,
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
+	KUNIT_EXPECT_EQ(test, fsm_ev(0)->type, PDCM_MRA_RECEIVED);
+	KUNIT_EXPECT_EQ(test, fsm_ev(0)->ev.param.mra_rcvd.service_timeout,
 			22);
 	KUNIT_EXPECT_EQ(test, f->nsent, 1U);
 
 	fsm_mk_rep(f, &m, id, f->peer_comm, 0xc0ffee);
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_REP_RCVD);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev(f)->type, PDCM_REP_RECEIVED);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_REP_RECEIVED);
 }
 
 /* An MRA for the wrong message, or in the wrong state, is dropped. */
 static void fsm_mra_rcvd_wrong(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
 	struct pdcm_msg m;
 
 	fsm_mk(&m, PDCM_ATTR_MRA, id, f->peer_comm);
 	m.mra.msg_mraed = PDCM_MSG_RESPONSE_REP;
 	m.mra.service_timeout = 22;
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_REQ_SENT);
 	KUNIT_EXPECT_EQ(test, f->nextend, 0U);
-	KUNIT_EXPECT_EQ(test, f->nev, 0U);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 0U);
 	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_MRA), 1);
 }
 
 /* MRA for our REP: MRA_REP_RCVD, extended; the RTU still establishes. */
 static void fsm_mra_rcvd_for_rep(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
 	struct pdcm_msg m;
 
@@ -1646,23 +1219,23 @@ static void fsm_mra_rcvd_for_rep(struct kunit *test)
 	fsm_mk(&m, PDCM_ATTR_MRA, id, f->peer_comm);
 	m.mra.msg_mraed = PDCM_MSG_RESPONSE_REP;
 	m.mra.service_timeout = 12;
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_MRA_REP_RCVD);
 	KUNIT_EXPECT_EQ(test, f->nextend, 1U);
 	/* the REQ's local ACK timeout was 15 */
 	KUNIT_EXPECT_EQ(test, f->last_extend,
 			pdcm_timeout_ms(12) + pdcm_timeout_ms(15));
-	KUNIT_EXPECT_EQ(test, fsm_last_ev(f)->type, PDCM_MRA_RECEIVED);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_MRA_RECEIVED);
 	fsm_mk(&m, PDCM_ATTR_RTU, id, f->peer_comm);
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_ESTABLISHED);
 }
 
 /* pdcm_send_mra() in REQ_RCVD: on the wire; REP from MRA_REQ_SENT. */
 static void fsm_send_mra_plain(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
-	struct fsm_sent *s;
+	struct fake *f = FAKE(test);
+	struct fake_sent *s;
 	struct pdcm_id *id;
 
 	fsm_listen(f);
@@ -1670,7 +1243,7 @@ static void fsm_send_mra_plain(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pdcm_send_mra(id, 21, fsm_pdata, 2), 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_MRA_REQ_SENT);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_MRA);
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, f->tid + f->peer_comm);
 	KUNIT_EXPECT_EQ(test, s->msg.mra.msg_mraed, PDCM_MSG_RESPONSE_REQ);
@@ -1682,16 +1255,16 @@ static void fsm_send_mra_plain(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->timeout_ms, 0U);
 	KUNIT_EXPECT_EQ(test, pdcm_send_rep(id, &fsm_rep), 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_REP_SENT);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.hdr.attr_id, PDCM_ATTR_REP);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_REP);
 }
 
 /* PDCM_MRA_FLAG_DELAY: nothing on the wire until a duplicate REQ. */
 static void fsm_send_mra_delayed(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
 	struct pdcm_msg m;
-	struct fsm_sent *s;
+	struct fake_sent *s;
 
 	fsm_listen(f);
 	id = fsm_passive_req(f, f->peer_comm, 0x112233);
@@ -1701,10 +1274,10 @@ static void fsm_send_mra_delayed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->nsent, 0U);
 
 	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, f->nev, 1U);		/* no new REQ event */
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);		/* no new REQ event */
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_MRA);
 	KUNIT_EXPECT_EQ(test, s->msg.mra.service_timeout, 24);
 	KUNIT_EXPECT_EQ(test, s->msg.mra.msg_mraed, PDCM_MSG_RESPONSE_REQ);
@@ -1713,45 +1286,45 @@ static void fsm_send_mra_delayed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_MRA_REQ_SENT);
 	/* REP from MRA_REQ_SENT, as rdma_cm does after a delayed MRA */
 	KUNIT_EXPECT_EQ(test, pdcm_send_rep(id, &fsm_rep), 0);
-	KUNIT_EXPECT_EQ(test, fsm_count(f, PDCM_ATTR_MRA), 1U);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_MRA), 1U);
 }
 
 /* The delayed MRA goes out even while the listen's backlog is full. */
 static void fsm_send_mra_delayed_backlog_full(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
 	struct pdcm_msg m;
 
-	fsm_listen_backlog(f, f->sid, 1, 0);
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
 	id = fsm_passive_req(f, f->peer_comm, 0x112233);
 	KUNIT_ASSERT_EQ(test, pdcm_send_mra(id, PDCM_MRA_FLAG_DELAY | 24,
 					    NULL, 0), 0);
 	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, fsm_count(f, PDCM_ATTR_MRA), 1U);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_MRA), 1U);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.backlog_dropped),
 			0);
-	KUNIT_EXPECT_EQ(test, f->nev, 1U);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
 }
 
 /* pdcm_send_mra() for a REP; a duplicate REP gets the MRA again. */
 static void fsm_send_mra_for_rep(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_rep(f, f->peer_comm);
 	struct pdcm_msg m;
 
 	KUNIT_ASSERT_EQ(test, pdcm_send_mra(id, 13, NULL, 0), 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_MRA_REP_SENT);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.hdr.attr_id, PDCM_ATTR_MRA);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.mra.msg_mraed,
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_MRA);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.mra.msg_mraed,
 			PDCM_MSG_RESPONSE_REP);
 	fsm_mk_rep(f, &m, id, f->peer_comm, 0xc0ffee);
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, fsm_count(f, PDCM_ATTR_MRA), 2U);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.mra.service_timeout, 13);
-	KUNIT_EXPECT_EQ(test, f->nev, 1U);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_MRA), 2U);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.mra.service_timeout, 13);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
 	KUNIT_EXPECT_EQ(test, pdcm_send_rtu(id, NULL, 0), 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_ESTABLISHED);
 }
@@ -1761,16 +1334,16 @@ static void fsm_send_mra_for_rep(struct kunit *test)
 /* A duplicate REQ in REQ_RCVD is counted and dropped. */
 static void fsm_dup_req_dropped(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
 	struct pdcm_msg m;
 
 	fsm_listen(f);
 	id = fsm_passive_req(f, f->peer_comm, 0x112233);
 	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
-	fsm_rx_flush(f, &m);
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, f->nev, 1U);
+	fake_rx(f, &m);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
 	KUNIT_EXPECT_EQ(test, f->nsent, 0U);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_REQ_RCVD);
 	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_REQ), 2);
@@ -1779,7 +1352,7 @@ static void fsm_dup_req_dropped(struct kunit *test)
 /* A duplicate REQ in MRA_REQ_SENT: the MRA again, each time. */
 static void fsm_dup_req_mra_resent(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
 	struct pdcm_msg m;
 
@@ -1787,54 +1360,54 @@ static void fsm_dup_req_mra_resent(struct kunit *test)
 	id = fsm_passive_req(f, f->peer_comm, 0x112233);
 	KUNIT_ASSERT_EQ(test, pdcm_send_mra(id, 20, NULL, 0), 0);
 	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
-	fsm_rx_flush(f, &m);
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, fsm_count(f, PDCM_ATTR_MRA), 3U);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.mra.service_timeout, 20);
-	KUNIT_EXPECT_EQ(test, f->nev, 1U);
+	fake_rx(f, &m);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_MRA), 3U);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.mra.service_timeout, 20);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
 }
 
 /* A duplicate REQ in TIMEWAIT: REJ STALE_CONN. */
 static void fsm_dup_req_timewait(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
 	struct pdcm_msg m, d;
-	struct fsm_sent *s;
+	struct fake_sent *s;
 
 	fsm_listen(f);
 	id = fsm_passive_est(f, f->peer_comm, 0x112233);
 	fsm_mk(&d, PDCM_ATTR_DREQ, id, f->peer_comm);
-	fsm_rx_flush(f, &d);
+	fake_rx(f, &d);
 	KUNIT_ASSERT_EQ(test, pdcm_send_drep(id, NULL, 0), 0);
 	KUNIT_ASSERT_EQ(test, id->state, PDCM_TIMEWAIT);
 	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
-	fsm_rx_flush(f, &m);
-	s = fsm_last(f);
+	fake_rx(f, &m);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_TRUE(test, s->reply);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_STALE_CONN);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, f->peer_comm);
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, m.hdr.tid);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_TIMEWAIT);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev(f)->type, PDCM_DREQ_RECEIVED);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_DREQ_RECEIVED);
 }
 
 /* A duplicate REP once ESTABLISHED: the RTU again. */
 static void fsm_dup_rep_rtu_resent(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_est(f, f->peer_comm);
 	struct pdcm_msg m;
 
 	fsm_mk_rep(f, &m, id, f->peer_comm, 0xc0ffee);
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, fsm_count(f, PDCM_ATTR_RTU), 2U);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.rtu.remote_comm_id,
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_RTU), 2U);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rtu.remote_comm_id,
 			f->peer_comm);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.rtu.local_comm_id,
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rtu.local_comm_id,
 			be32_to_cpu(id->local_id));
-	KUNIT_EXPECT_EQ(test, f->nev, 1U);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_ESTABLISHED);
 	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_REP), 1);
 }
@@ -1842,24 +1415,24 @@ static void fsm_dup_rep_rtu_resent(struct kunit *test)
 /* A new REQ from a QP we are connected to: REJ STALE_CONN and DREQ. */
 static void fsm_stale_req(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *old;
-	struct fsm_sent *s;
+	struct fake_sent *s;
 	struct pdcm_msg m;
 	unsigned int nev;
 
 	fsm_listen(f);
 	old = fsm_passive_est(f, f->peer_comm, 0x112233);
-	nev = f->nev;
+	nev = fsm_rec.nev;
 	fsm_mk_req(f, &m, f->peer_comm + 1, 0x112233);
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, f->nev, nev);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
 	KUNIT_EXPECT_EQ(test, old->state, PDCM_DREQ_SENT);
-	s = fsm_nth(f, 1);
+	s = fake_nth(f, 1);
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_DREQ);
 	KUNIT_EXPECT_EQ(test, s->msg.dreq.remote_comm_id, f->peer_comm);
-	s = fsm_nth(f, 2);
+	s = fake_nth(f, 2);
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_TRUE(test, s->reply);
@@ -1871,9 +1444,9 @@ static void fsm_stale_req(struct kunit *test)
 /* A REP from a QP we are connected to: REJ STALE_CONN, REJ event. */
 static void fsm_stale_rep(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
-	struct fsm_sent *s;
+	struct fake_sent *s;
 	struct pdcm_msg m;
 	struct fsm_ev *e;
 
@@ -1882,13 +1455,13 @@ static void fsm_stale_rep(struct kunit *test)
 	fsm_passive_est(f, f->peer_comm, 0xc0ffee);
 	id = fsm_active_req(f);
 	fsm_mk_rep(f, &m, id, f->peer_comm + 1, 0xc0ffee);
-	fsm_rx_flush(f, &m);
-	s = fsm_last(f);
+	fake_rx(f, &m);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_STALE_CONN);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, f->peer_comm + 1);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	e = fsm_last_ev(f);
+	e = fsm_last_ev();
 	KUNIT_EXPECT_EQ(test, e->type, PDCM_REJ_RECEIVED);
 	KUNIT_EXPECT_PTR_EQ(test, e->id, id);
 	KUNIT_EXPECT_EQ(test, e->ev.param.rej_rcvd.reason,
@@ -1900,15 +1473,15 @@ static void fsm_stale_rep(struct kunit *test)
 /* No listen: REJ INVALID_SERVICE_ID with local comm ID 0. */
 static void fsm_rej_no_listener(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
-	struct fsm_sent *s;
+	struct fake *f = FAKE(test);
+	struct fake_sent *s;
 	struct pdcm_msg m;
 
 	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, f->nev, 0U);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 0U);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_TRUE(test, s->reply);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_INVALID_SERVICE_ID);
@@ -1922,7 +1495,7 @@ static void fsm_rej_no_listener(struct kunit *test)
 /* REJ in REQ_SENT: REJ_RECEIVED with reason and ARI, IDLE. */
 static void fsm_rej_received(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
 	struct pdcm_msg m;
 	struct fsm_ev *e;
@@ -1933,11 +1506,11 @@ static void fsm_rej_received(struct kunit *test)
 	m.rej.ari_len = 3;
 	memcpy(m.rej.ari, "abc", 3);
 	m.rej.private_data[0] = 0x42;
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	KUNIT_EXPECT_TRUE(test, fsm_last_handle(f)->done);
-	KUNIT_ASSERT_EQ(test, f->nev, 1U);
-	e = fsm_ev(f, 0);
+	KUNIT_EXPECT_TRUE(test, fake_last_handle(f)->done);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
+	e = fsm_ev(0);
 	KUNIT_EXPECT_EQ(test, e->type, PDCM_REJ_RECEIVED);
 	KUNIT_EXPECT_EQ(test, e->state, PDCM_IDLE);
 	KUNIT_EXPECT_EQ(test, e->ev.param.rej_rcvd.reason,
@@ -1954,16 +1527,16 @@ static void fsm_rej_received(struct kunit *test)
 /* pdcm_send_rej() in REQ_RCVD: local comm ID 0; the backlog slot free. */
 static void fsm_send_rej_req_rcvd(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
-	struct fsm_sent *s;
+	struct fake_sent *s;
 
-	fsm_listen_backlog(f, f->sid, 1, 0);
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
 	id = fsm_passive_req(f, f->peer_comm, 0x112233);
 	KUNIT_ASSERT_EQ(test, pdcm_send_rej(id, PDCM_REJ_CONSUMER_DEFINED,
 					    "xy", 2, fsm_pdata, 5), 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_FALSE(test, s->reply);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.local_comm_id, 0U);
@@ -1980,26 +1553,26 @@ static void fsm_send_rej_req_rcvd(struct kunit *test)
 /* pdcm_send_rej() from REQ_SENT aborts our connect (as ib_cm allows). */
 static void fsm_send_rej_req_sent(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
-	struct fsm_sent *s;
+	struct fake_sent *s;
 
 	KUNIT_ASSERT_EQ(test, pdcm_send_rej(id, PDCM_REJ_CONSUMER_DEFINED,
 					    NULL, 0, NULL, 0), 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.local_comm_id,
 			be32_to_cpu(id->local_id));
 	KUNIT_EXPECT_EQ(test, s->msg.rej.msg_rejected, PDCM_MSG_RESPONSE_OTHER);
-	fsm_settle();
-	KUNIT_EXPECT_TRUE(test, fsm_last_handle(f)->done);	/* REQ off */
+	fake_settle();
+	KUNIT_EXPECT_TRUE(test, fake_last_handle(f)->done);	/* REQ off */
 }
 
 /* pdcm_send_rej() after our REP: TIMEWAIT (the QP may be at RTR). */
 static void fsm_send_rej_rep_sent(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
 
 	fsm_listen(f);
@@ -2007,42 +1580,42 @@ static void fsm_send_rej_rep_sent(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pdcm_send_rej(id, PDCM_REJ_CONSUMER_DEFINED,
 					    NULL, 0, NULL, 0), 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_TIMEWAIT);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.rej.local_comm_id,
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rej.local_comm_id,
 			be32_to_cpu(id->local_id));
 	fsm_timewait_now(id);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev(f)->type, PDCM_TIMEWAIT_EXIT);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
 }
 
 /* REJ once ESTABLISHED, or after the REP: TIMEWAIT, then IDLE. */
 static void fsm_rej_after_rep(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *a = fsm_active_rep(f, f->peer_comm);
 	struct pdcm_id *b = fsm_active_est(f, f->peer_comm + 1);
 	struct pdcm_msg m;
 
 	fsm_mk(&m, PDCM_ATTR_REJ, a, f->peer_comm);
 	m.rej.reason = PDCM_REJ_TIMEOUT;
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	fsm_mk(&m, PDCM_ATTR_REJ, b, f->peer_comm + 1);
 	m.rej.reason = PDCM_REJ_CONSUMER_DEFINED;
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, a->state, PDCM_TIMEWAIT);
 	KUNIT_EXPECT_EQ(test, b->state, PDCM_TIMEWAIT);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 2)->type, PDCM_REJ_RECEIVED);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 3)->type, PDCM_REJ_RECEIVED);
+	KUNIT_EXPECT_EQ(test, fsm_ev(2)->type, PDCM_REJ_RECEIVED);
+	KUNIT_EXPECT_EQ(test, fsm_ev(3)->type, PDCM_REJ_RECEIVED);
 	fsm_timewait_now(a);
 	fsm_timewait_now(b);
 	KUNIT_EXPECT_EQ(test, a->state, PDCM_IDLE);
 	KUNIT_EXPECT_EQ(test, b->state, PDCM_IDLE);
-	KUNIT_EXPECT_EQ(test, f->nev, 6U);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 6U);
 }
 
 /* The peer gave up on its REQ (REJ TIMEOUT, ARI = its GUID). */
 static void fsm_rej_timeout_by_ari(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	__be64 guid = cpu_to_be64(f->peer_guid);
 	struct pdcm_id *id;
 	struct pdcm_msg m;
@@ -2057,26 +1630,26 @@ static void fsm_rej_timeout_by_ari(struct kunit *test)
 	m.rej.msg_rejected = PDCM_MSG_RESPONSE_OTHER;
 	m.rej.ari_len = sizeof(guid);
 	memcpy(m.rej.ari, &guid, sizeof(guid));
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev(f)->type, PDCM_REJ_RECEIVED);
-	KUNIT_EXPECT_PTR_EQ(test, fsm_last_ev(f)->id, id);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_REJ_RECEIVED);
+	KUNIT_EXPECT_PTR_EQ(test, fsm_last_ev()->id, id);
 }
 
 /* A REP or RTU naming an unknown comm ID: REJ INVALID_COMM_ID. */
 static void fsm_unknown_rep(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
-	struct fsm_sent *s;
+	struct fake_sent *s;
 	struct pdcm_msg m;
 
 	fsm_mk_rep(f, &m, id, f->peer_comm, 0xc0ffee);
 	m.rep.remote_comm_id ^= 0x80000000;
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_REQ_SENT);
-	KUNIT_EXPECT_EQ(test, f->nev, 0U);
-	s = fsm_last(f);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 0U);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_TRUE(test, s->reply);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_INVALID_COMM_ID);
@@ -2087,24 +1660,24 @@ static void fsm_unknown_rep(struct kunit *test)
 
 	fsm_mk(&m, PDCM_ATTR_RTU, id, f->peer_comm);
 	m.rtu.remote_comm_id ^= 0x80000000;
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, fsm_count(f, PDCM_ATTR_REJ), 2U);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 2U);
 }
 
 /* A DREQ naming an unknown comm ID: DREP, ids swapped. */
 static void fsm_unknown_dreq(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
-	struct fsm_sent *s;
+	struct fake *f = FAKE(test);
+	struct fake_sent *s;
 	struct pdcm_msg m;
 
 	memset(&m, 0, sizeof(m));
 	pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_DREQ, f->tid | 9);
 	m.dreq.local_comm_id = f->peer_comm;
 	m.dreq.remote_comm_id = 0x0badf00d;
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_DREP);
 	KUNIT_EXPECT_TRUE(test, s->reply);
 	KUNIT_EXPECT_EQ(test, s->msg.drep.local_comm_id, 0x0badf00dU);
@@ -2112,11 +1685,11 @@ static void fsm_unknown_dreq(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, m.hdr.tid);
 	/* MRA, DREP, REJ, LAP for nobody: dropped without an answer */
 	m.hdr.attr_id = PDCM_ATTR_DREP;
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	m.hdr.attr_id = PDCM_ATTR_MRA;
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	m.hdr.attr_id = PDCM_ATTR_LAP;
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, f->nsent, 1U);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped), 4);
 }
@@ -2124,7 +1697,7 @@ static void fsm_unknown_dreq(struct kunit *test)
 /* Messages naming an id that never sent anything (a listen): dropped. */
 static void fsm_msg_for_portless_id(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *l = fsm_listen(f);
 	struct pdcm_id *idle = fsm_id(f);
 	static const u16 attrs[] = {
@@ -2138,18 +1711,18 @@ static void fsm_msg_for_portless_id(struct kunit *test)
 		fsm_mk(&m, attrs[i], l, f->peer_comm);
 		if (attrs[i] == PDCM_ATTR_REP)
 			fsm_mk_rep(f, &m, l, f->peer_comm, 1);
-		fsm_rx(f, &m);
+		fake_inject(f, &m);
 		fsm_mk(&m, attrs[i], idle, f->peer_comm);
 		if (attrs[i] == PDCM_ATTR_REP)
 			fsm_mk_rep(f, &m, idle, f->peer_comm, 1);
-		fsm_rx(f, &m);
+		fake_inject(f, &m);
 	}
 	memset(&m, 0, sizeof(m));
 	pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_SIDR_REP, 1);
 	m.sidr_rep.request_id = be32_to_cpu(l->local_id);
-	fsm_rx(f, &m);
-	fsm_settle();
-	KUNIT_EXPECT_EQ(test, f->nev, 0U);
+	fake_inject(f, &m);
+	fake_settle();
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 0U);
 	KUNIT_EXPECT_EQ(test, f->nsent, 0U);
 	KUNIT_EXPECT_EQ(test, l->state, PDCM_LISTEN);
 	KUNIT_EXPECT_EQ(test, idle->state, PDCM_IDLE);
@@ -2162,46 +1735,46 @@ static void fsm_msg_for_portless_id(struct kunit *test)
 /* Backlog 1: a second REQ is dropped until the first is answered. */
 static void fsm_backlog_drop(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
 	struct pdcm_msg m;
 
-	fsm_listen_backlog(f, f->sid, 1, 0);
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
 	id = fsm_passive_req(f, f->peer_comm, 0x112233);
 	fsm_mk_req(f, &m, f->peer_comm + 1, 0x112234);
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, f->nev, 1U);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
 	KUNIT_EXPECT_EQ(test, f->nsent, 0U);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.backlog_dropped),
 			1);
 	/* an MRA does not answer it */
 	KUNIT_ASSERT_EQ(test, pdcm_send_mra(id, 20, NULL, 0), 0);
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, f->nev, 1U);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.backlog_dropped),
 			2);
 	KUNIT_ASSERT_EQ(test, pdcm_send_rep(id, &fsm_rep), 0);
-	fsm_rx_flush(f, &m);
-	KUNIT_ASSERT_EQ(test, f->nev, 2U);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev(f)->type, PDCM_REQ_RECEIVED);
-	KUNIT_EXPECT_EQ(test, be32_to_cpu(fsm_last_ev(f)->id->remote_id),
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 2U);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_REQ_RECEIVED);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(fsm_last_ev()->id->remote_id),
 			f->peer_comm + 1);
 }
 
 /* PDCM_LISTEN_REJ_ON_OVERFLOW: the overflow gets REJ NO_RESOURCES. */
 static void fsm_backlog_rej(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
-	struct fsm_sent *s;
+	struct fake *f = FAKE(test);
+	struct fake_sent *s;
 	struct pdcm_msg m;
 
-	fsm_listen_backlog(f, f->sid, 1, PDCM_LISTEN_REJ_ON_OVERFLOW);
+	fsm_listen_backlog(f, fsm_rec.sid, 1, PDCM_LISTEN_REJ_ON_OVERFLOW);
 	fsm_passive_req(f, f->peer_comm, 0x112233);
 	fsm_mk_req(f, &m, f->peer_comm + 1, 0x112234);
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, f->nev, 1U);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_TRUE(test, s->reply);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_NO_RESOURCES);
@@ -2216,7 +1789,7 @@ static void fsm_backlog_rej(struct kunit *test)
 /* IDLE and LISTEN: nothing on the wire; a destroyed listen is gone. */
 static void fsm_destroy_idle_listen(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_id(f);
 	struct pdcm_id *l = fsm_listen(f);
 	struct pdcm_msg m;
@@ -2225,10 +1798,10 @@ static void fsm_destroy_idle_listen(struct kunit *test)
 	fsm_destroy(f, l);
 	KUNIT_EXPECT_EQ(test, f->nsent, 0U);
 	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, f->nev, 0U);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 0U);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.rej.reason,
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rej.reason,
 			PDCM_REJ_INVALID_SERVICE_ID);
 	/* the service ID is free again */
 	fsm_listen(f);
@@ -2237,17 +1810,17 @@ static void fsm_destroy_idle_listen(struct kunit *test)
 /* REQ_SENT: REJ TIMEOUT with our node GUID as ARI; the REQ cancelled. */
 static void fsm_destroy_req_sent(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
 	__be64 guid = cpu_to_be64(f->node_guid);
 	u32 local = be32_to_cpu(id->local_id);
-	struct fsm_handle *h = fsm_last_handle(f);
-	struct fsm_sent *s;
+	struct fake_handle *h = fake_last_handle(f);
+	struct fake_sent *s;
 
 	fsm_destroy(f, id);
 	KUNIT_EXPECT_TRUE(test, h->done);
 	KUNIT_ASSERT_EQ(test, f->nsent, 2U);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_TIMEOUT);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.local_comm_id, local);
@@ -2255,37 +1828,37 @@ static void fsm_destroy_req_sent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->msg.rej.msg_rejected, PDCM_MSG_RESPONSE_OTHER);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.ari_len, 8);
 	KUNIT_EXPECT_EQ(test, memcmp(s->msg.rej.ari, &guid, 8), 0);
-	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, fsm_nth(f, 0)->msg.hdr.tid);
+	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, fake_nth(f, 0)->msg.hdr.tid);
 }
 
 /* MRA_REQ_RCVD is the same as REQ_SENT. */
 static void fsm_destroy_mra_req_rcvd(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
 	struct pdcm_msg m;
 
 	fsm_mk(&m, PDCM_ATTR_MRA, id, f->peer_comm);
 	m.mra.service_timeout = 10;
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_ASSERT_EQ(test, id->state, PDCM_MRA_REQ_RCVD);
 	fsm_destroy(f, id);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.hdr.attr_id, PDCM_ATTR_REJ);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.rej.reason, PDCM_REJ_TIMEOUT);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_REJ);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rej.reason, PDCM_REJ_TIMEOUT);
 }
 
 /* REQ_RCVD: REJ CONSUMER_DEFINED, local comm ID 0; the slot is back. */
 static void fsm_destroy_req_rcvd(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
-	struct fsm_sent *s;
+	struct fake_sent *s;
 
-	fsm_listen_backlog(f, f->sid, 1, 0);
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
 	id = fsm_passive_req(f, f->peer_comm, 0x112233);
 	fsm_destroy(f, id);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_CONSUMER_DEFINED);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.local_comm_id, 0U);
@@ -2301,24 +1874,24 @@ static void fsm_destroy_req_rcvd(struct kunit *test)
  */
 static void fsm_destroy_listen_before_child(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *lid, *child;
 	struct pdcm_msg m;
-	struct fsm_sent *s;
+	struct fake_sent *s;
 
-	lid = fsm_listen_backlog(f, f->sid, 1, 0);
+	lid = fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
 	child = fsm_passive_req(f, f->peer_comm, 0x113344);
 	fsm_destroy(f, lid);
 	f->nsent = 0;
 	fsm_mk_req(f, &m, f->peer_comm + 1, 0x113345);
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_INVALID_SERVICE_ID);
 	KUNIT_EXPECT_EQ(test, child->state, PDCM_REQ_RCVD);
 	fsm_destroy(f, child);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_CONSUMER_DEFINED);
 }
@@ -2326,7 +1899,7 @@ static void fsm_destroy_listen_before_child(struct kunit *test)
 /* MRA_REQ_SENT: REJ CONSUMER_DEFINED with our comm ID. */
 static void fsm_destroy_mra_req_sent(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
 	u32 local;
 
@@ -2335,28 +1908,28 @@ static void fsm_destroy_mra_req_sent(struct kunit *test)
 	local = be32_to_cpu(id->local_id);
 	KUNIT_ASSERT_EQ(test, pdcm_send_mra(id, 10, NULL, 0), 0);
 	fsm_destroy(f, id);
-	KUNIT_ASSERT_EQ(test, fsm_last(f)->msg.hdr.attr_id, PDCM_ATTR_REJ);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.rej.reason,
+	KUNIT_ASSERT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_REJ);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rej.reason,
 			PDCM_REJ_CONSUMER_DEFINED);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.rej.local_comm_id, local);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.rej.msg_rejected,
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rej.local_comm_id, local);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rej.msg_rejected,
 			PDCM_MSG_RESPONSE_REQ);
 }
 
 /* REP_SENT: REJ CONSUMER_DEFINED; the REP cancelled. */
 static void fsm_destroy_rep_sent(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
-	struct fsm_sent *s;
+	struct fake_sent *s;
 	u32 local;
 
 	fsm_listen(f);
 	id = fsm_passive_rep(f, f->peer_comm, 0x112233);
 	local = be32_to_cpu(id->local_id);
 	fsm_destroy(f, id);
-	KUNIT_EXPECT_TRUE(test, fsm_last_handle(f)->done);
-	s = fsm_last(f);
+	KUNIT_EXPECT_TRUE(test, fake_last_handle(f)->done);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_CONSUMER_DEFINED);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.local_comm_id, local);
@@ -2367,13 +1940,13 @@ static void fsm_destroy_rep_sent(struct kunit *test)
 /* REP_RCVD: REJ CONSUMER_DEFINED naming the REP. */
 static void fsm_destroy_rep_rcvd(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_rep(f, f->peer_comm);
 	u32 local = be32_to_cpu(id->local_id);
-	struct fsm_sent *s;
+	struct fake_sent *s;
 
 	fsm_destroy(f, id);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_CONSUMER_DEFINED);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.local_comm_id, local);
@@ -2384,14 +1957,14 @@ static void fsm_destroy_rep_rcvd(struct kunit *test)
 /* ESTABLISHED: DREQ. */
 static void fsm_destroy_established(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
-	struct fsm_sent *s;
+	struct fake_sent *s;
 
 	fsm_listen(f);
 	id = fsm_passive_est(f, f->peer_comm, 0x112233);
 	fsm_destroy(f, id);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_DREQ);
 	KUNIT_EXPECT_EQ(test, s->msg.dreq.remote_comm_id, f->peer_comm);
 	KUNIT_EXPECT_EQ(test, s->msg.dreq.remote_qpn_eecn, 0x112233U);
@@ -2400,7 +1973,7 @@ static void fsm_destroy_established(struct kunit *test)
 /* DREQ_RCVD: DREP; DREQ_SENT and TIMEWAIT: nothing. */
 static void fsm_destroy_disconnecting(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *a, *b, *c;
 	unsigned int nsent, nev;
 	struct pdcm_msg m;
@@ -2408,12 +1981,12 @@ static void fsm_destroy_disconnecting(struct kunit *test)
 	fsm_listen(f);
 	a = fsm_passive_est(f, f->peer_comm, 0x112233);
 	fsm_mk(&m, PDCM_ATTR_DREQ, a, f->peer_comm);
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_ASSERT_EQ(test, a->state, PDCM_DREQ_RCVD);
 	fsm_destroy(f, a);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.hdr.attr_id, PDCM_ATTR_DREP);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.hdr.tid, m.hdr.tid);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.drep.remote_comm_id,
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_DREP);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.hdr.tid, m.hdr.tid);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.drep.remote_comm_id,
 			f->peer_comm);
 
 	b = fsm_active_est(f, f->peer_comm + 1);
@@ -2421,38 +1994,38 @@ static void fsm_destroy_disconnecting(struct kunit *test)
 	nsent = f->nsent;
 	fsm_destroy(f, b);
 	KUNIT_EXPECT_EQ(test, f->nsent, nsent);
-	KUNIT_EXPECT_TRUE(test, fsm_last_handle(f)->done);
+	KUNIT_EXPECT_TRUE(test, fake_last_handle(f)->done);
 
 	c = fsm_active_est(f, f->peer_comm + 2);
 	KUNIT_ASSERT_EQ(test, pdcm_send_dreq(c, NULL, 0), 0);
 	fsm_mk(&m, PDCM_ATTR_DREP, c, f->peer_comm + 2);
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_ASSERT_EQ(test, c->state, PDCM_TIMEWAIT);
 	nsent = f->nsent;
-	nev = f->nev;
+	nev = fsm_rec.nev;
 	fsm_destroy(f, c);
 	msleep(400);		/* past its TIMEWAIT (2 * ms(15)) */
-	fsm_settle();
+	fake_settle();
 	KUNIT_EXPECT_EQ(test, f->nsent, nsent);
-	KUNIT_EXPECT_EQ(test, f->nev, nev);	/* no TIMEWAIT_EXIT */
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);	/* no TIMEWAIT_EXIT */
 }
 
 /* A handler's non-zero return destroys its id: REJ, no leak, slot back. */
 static void fsm_handler_reject(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
-	struct fsm_sent *s;
+	struct fake *f = FAKE(test);
+	struct fake_sent *s;
 
-	fsm_listen_backlog(f, f->sid, 1, 0);
-	f->ret_for[PDCM_REQ_RECEIVED] = -ECONNREFUSED;
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
+	fsm_rec.ret_for[PDCM_REQ_RECEIVED] = -ECONNREFUSED;
 	fsm_passive_req(f, f->peer_comm, 0x112233);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_CONSUMER_DEFINED);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.local_comm_id, 0U);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, f->peer_comm);
-	f->ret_for[PDCM_REQ_RECEIVED] = 0;
+	fsm_rec.ret_for[PDCM_REQ_RECEIVED] = 0;
 	/* the slot is back; the old comm ID is forgotten */
 	fsm_passive_req(f, f->peer_comm, 0x112233);
 }
@@ -2460,39 +2033,39 @@ static void fsm_handler_reject(struct kunit *test)
 /* -ENOMEM from the handler: destroyed, nothing sent, the peer retries. */
 static void fsm_handler_enomem(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 
 	fsm_listen(f);
-	f->ret_for[PDCM_REQ_RECEIVED] = -ENOMEM;
+	fsm_rec.ret_for[PDCM_REQ_RECEIVED] = -ENOMEM;
 	fsm_passive_req(f, f->peer_comm, 0x112233);
 	KUNIT_EXPECT_EQ(test, f->nsent, 0U);
-	f->ret_for[PDCM_REQ_RECEIVED] = 0;
+	fsm_rec.ret_for[PDCM_REQ_RECEIVED] = 0;
 	fsm_passive_req(f, f->peer_comm, 0x112233);
-	KUNIT_EXPECT_EQ(test, f->nev, 2U);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 2U);
 }
 
 /* A non-zero return on an active id's REP: REJ naming the REP. */
 static void fsm_handler_reject_rep(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
 	struct pdcm_msg m;
 
-	f->ret_for[PDCM_REP_RECEIVED] = 1;
+	fsm_rec.ret_for[PDCM_REP_RECEIVED] = 1;
 	fsm_disown(f, id);		/* the handler's return destroys it */
 	fsm_mk_rep(f, &m, id, f->peer_comm, 0xc0ffee);
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_ASSERT_EQ(test, f->nsent, 2U);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.hdr.attr_id, PDCM_ATTR_REJ);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.rej.reason,
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_REJ);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rej.reason,
 			PDCM_REJ_CONSUMER_DEFINED);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.rej.msg_rejected,
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rej.msg_rejected,
 			PDCM_MSG_RESPONSE_REP);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.rej.remote_comm_id,
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rej.remote_comm_id,
 			f->peer_comm);
 }
 
-static int fsm_accept_in_handler(struct fsm_fix *f, struct pdcm_id *id,
+static int fsm_accept_in_handler(struct fake *f, struct pdcm_id *id,
 				 const struct pdcm_event *ev)
 {
 	if (ev->event == PDCM_REQ_RECEIVED)
@@ -2503,25 +2076,25 @@ static int fsm_accept_in_handler(struct fsm_fix *f, struct pdcm_id *id,
 /* A handler may answer from inside the event. */
 static void fsm_handler_sends_rep(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
 
 	fsm_listen(f);
-	f->action = fsm_accept_in_handler;
+	fsm_rec.action = fsm_accept_in_handler;
 	id = fsm_passive_req(f, f->peer_comm, 0x112233);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_REP_SENT);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.hdr.attr_id, PDCM_ATTR_REP);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_REP);
 }
 
 /* ---- SIDR ------------------------------------------------------------ */
 
-static struct pdcm_id *fsm_sidr_req(struct fsm_fix *f)
+static struct pdcm_id *fsm_sidr_req(struct fake *f)
 {
 	struct pdcm_sidr_req_param p = {
 		.path = &f->path,
 		.port = 1,
-		.service_id = cpu_to_be64(f->sid),
+		.service_id = cpu_to_be64(fsm_rec.sid),
 		.timeout_ms = 500,
 		.max_cm_retries = 3,
 		.private_data = fsm_pdata,
@@ -2537,15 +2110,15 @@ static struct pdcm_id *fsm_sidr_req(struct fsm_fix *f)
 /* pdcm_send_sidr_req(): SIDR_REQ, retried as asked. */
 static void fsm_sidr_req_on_wire(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_sidr_req(f);
 	struct pdcm_sidr_req_param p = { .path = &f->path, .port = 1 };
-	struct fsm_sent *s = fsm_last(f);
+	struct fake_sent *s = fake_last(f);
 
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_SIDR_REQ);
 	KUNIT_EXPECT_EQ(test, s->msg.sidr_req.request_id,
 			be32_to_cpu(id->local_id));
-	KUNIT_EXPECT_EQ(test, s->msg.sidr_req.service_id, f->sid);
+	KUNIT_EXPECT_EQ(test, s->msg.sidr_req.service_id, fsm_rec.sid);
 	KUNIT_EXPECT_EQ(test, s->msg.sidr_req.pkey, 0xffff);
 	KUNIT_EXPECT_EQ(test, s->msg.sidr_req.private_data_len, 5);
 	KUNIT_EXPECT_EQ(test, s->timeout_ms, 500U);
@@ -2559,7 +2132,7 @@ static void fsm_sidr_req_on_wire(struct kunit *test)
 /* SIDR_REP in: SIDR_REP_RECEIVED with QPN, Q_Key, status; IDLE. */
 static void fsm_sidr_rep_received(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_sidr_req(f);
 	const struct pdcm_sidr_rep_event_param *p;
 	struct pdcm_msg m;
@@ -2570,21 +2143,21 @@ static void fsm_sidr_rep_received(struct kunit *test)
 	m.sidr_rep.status = PDCM_SIDR_SUCCESS;
 	m.sidr_rep.qpn = 0x654321;
 	m.sidr_rep.qkey = 0x01234567;
-	m.sidr_rep.service_id = f->sid;
+	m.sidr_rep.service_id = fsm_rec.sid;
 	m.sidr_rep.info_len = 2;
-	fsm_rx_flush(f, &m);
+	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	KUNIT_EXPECT_TRUE(test, fsm_last_handle(f)->done);
-	KUNIT_ASSERT_EQ(test, f->nev, 1U);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 0)->type, PDCM_SIDR_REP_RECEIVED);
-	p = &fsm_ev(f, 0)->ev.param.sidr_rep_rcvd;
+	KUNIT_EXPECT_TRUE(test, fake_last_handle(f)->done);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
+	KUNIT_EXPECT_EQ(test, fsm_ev(0)->type, PDCM_SIDR_REP_RECEIVED);
+	p = &fsm_ev(0)->ev.param.sidr_rep_rcvd;
 	KUNIT_EXPECT_EQ(test, p->status, PDCM_SIDR_SUCCESS);
 	KUNIT_EXPECT_EQ(test, p->qpn, 0x654321U);
 	KUNIT_EXPECT_EQ(test, p->qkey, 0x01234567U);
 	KUNIT_EXPECT_EQ(test, p->info_len, 2);
 	/* a second SIDR_REP is dropped */
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, f->nev, 1U);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
 	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_SIDR_REP),
 			1);
 }
@@ -2592,30 +2165,30 @@ static void fsm_sidr_rep_received(struct kunit *test)
 /* No SIDR_REP after all retries: SIDR_REQ_ERROR. */
 static void fsm_sidr_req_timeout(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_sidr_req(f);
 
-	KUNIT_ASSERT_TRUE(test, fsm_complete(fsm_last_handle(f),
-					     IB_WC_RESP_TIMEOUT_ERR));
-	fsm_settle();
+	KUNIT_ASSERT_TRUE(test, fake_complete(fake_last_handle(f),
+					      IB_WC_RESP_TIMEOUT_ERR));
+	fake_settle();
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev(f)->type, PDCM_SIDR_REQ_ERROR);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_SIDR_REQ_ERROR);
 }
 
-static void fsm_mk_sidr_req(struct fsm_fix *f, struct pdcm_msg *m, u32 req_id)
+static void fsm_mk_sidr_req(struct fake *f, struct pdcm_msg *m, u32 req_id)
 {
 	memset(m, 0, sizeof(*m));
 	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_SIDR_REQ, f->tid + req_id);
 	m->sidr_req.request_id = req_id;
 	m->sidr_req.pkey = 0x8001;
-	m->sidr_req.service_id = f->sid;
+	m->sidr_req.service_id = fsm_rec.sid;
 	m->sidr_req.private_data[0] = 0x3c;
 }
 
 /* SIDR_REQ in: a new id in SIDR_REQ_RECEIVED; the SIDR_REP as asked. */
 static void fsm_sidr_req_received(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_sidr_rep_param rp = {
 		.qp_num = 0x00abcd,
 		.qkey = 0x80010000,
@@ -2626,21 +2199,21 @@ static void fsm_sidr_req_received(struct kunit *test)
 	struct pdcm_id *l = fsm_listen(f);
 	const struct pdcm_sidr_req_event_param *p;
 	struct pdcm_id *id;
-	struct fsm_sent *s;
+	struct fake_sent *s;
 	struct pdcm_msg m;
 	struct fsm_ev *e;
 
 	fsm_mk_sidr_req(f, &m, f->peer_comm);
-	fsm_rx_flush(f, &m);
-	KUNIT_ASSERT_EQ(test, f->nev, 1U);
-	e = fsm_ev(f, 0);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
+	e = fsm_ev(0);
 	KUNIT_ASSERT_EQ(test, e->type, PDCM_SIDR_REQ_RECEIVED);
 	id = e->id;
 	p = &e->ev.param.sidr_req_rcvd;
 	KUNIT_EXPECT_PTR_NE(test, id, l);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_SIDR_REQ_RCVD);
 	KUNIT_EXPECT_PTR_EQ(test, p->listen_id, l);
-	KUNIT_EXPECT_EQ(test, be64_to_cpu(p->service_id), f->sid);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(p->service_id), fsm_rec.sid);
 	KUNIT_EXPECT_EQ(test, p->port, 1U);
 	KUNIT_EXPECT_EQ(test, p->pkey, 0x8001);
 	KUNIT_EXPECT_EQ(test, e->pdata0, 0x3c);
@@ -2649,69 +2222,69 @@ static void fsm_sidr_req_received(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pdcm_send_sidr_rep(id, &rp), 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_SIDR_REP);
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, m.hdr.tid);
 	KUNIT_EXPECT_EQ(test, s->msg.sidr_rep.request_id, f->peer_comm);
 	KUNIT_EXPECT_EQ(test, s->msg.sidr_rep.qpn, 0x00abcdU);
 	KUNIT_EXPECT_EQ(test, s->msg.sidr_rep.qkey, 0x80010000U);
 	KUNIT_EXPECT_EQ(test, s->msg.sidr_rep.status, PDCM_SIDR_SUCCESS);
-	KUNIT_EXPECT_EQ(test, s->msg.sidr_rep.service_id, f->sid);
+	KUNIT_EXPECT_EQ(test, s->msg.sidr_rep.service_id, fsm_rec.sid);
 	KUNIT_EXPECT_EQ(test, s->msg.sidr_rep.info_len, 1);
 	KUNIT_EXPECT_EQ(test, s->timeout_ms, 0U);
 	KUNIT_EXPECT_EQ(test, pdcm_send_sidr_rep(id, &rp), -EINVAL);
 	/* our SIDR_REP was lost: the retry is asked again, as by ib_cm */
-	fsm_rx_flush(f, &m);
-	KUNIT_ASSERT_EQ(test, f->nev, 2U);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 1)->type, PDCM_SIDR_REQ_RECEIVED);
-	KUNIT_EXPECT_PTR_NE(test, fsm_ev(f, 1)->id, id);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 2U);
+	KUNIT_EXPECT_EQ(test, fsm_ev(1)->type, PDCM_SIDR_REQ_RECEIVED);
+	KUNIT_EXPECT_PTR_NE(test, fsm_ev(1)->id, id);
 }
 
 /* No SIDR listen: SIDR_REP status UNSUPPORTED (1). */
 static void fsm_sidr_no_listener(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
-	struct fsm_sent *s;
+	struct fake *f = FAKE(test);
+	struct fake_sent *s;
 	struct pdcm_msg m;
 
 	fsm_mk_sidr_req(f, &m, f->peer_comm);
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, f->nev, 0U);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 0U);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
-	s = fsm_last(f);
+	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_SIDR_REP);
 	KUNIT_EXPECT_TRUE(test, s->reply);
 	KUNIT_EXPECT_EQ(test, s->msg.sidr_rep.status, PDCM_SIDR_UNSUPPORTED);
 	KUNIT_EXPECT_EQ(test, s->msg.sidr_rep.request_id, f->peer_comm);
-	KUNIT_EXPECT_EQ(test, s->msg.sidr_rep.service_id, f->sid);
+	KUNIT_EXPECT_EQ(test, s->msg.sidr_rep.service_id, fsm_rec.sid);
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, m.hdr.tid);
 }
 
 /* A duplicate SIDR_REQ is dropped; destroy answers SIDR_REP REJECT. */
 static void fsm_sidr_dup(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id;
 	struct pdcm_msg m;
 
 	fsm_listen(f);
 	fsm_mk_sidr_req(f, &m, f->peer_comm);
-	fsm_rx_flush(f, &m);
-	fsm_rx_flush(f, &m);
-	KUNIT_ASSERT_EQ(test, f->nev, 1U);
+	fake_rx(f, &m);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
 	KUNIT_EXPECT_EQ(test, f->nsent, 0U);
 	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_SIDR_REQ),
 			1);
-	id = fsm_ev(f, 0)->id;
+	id = fsm_ev(0)->id;
 	fsm_destroy(f, id);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.sidr_rep.status,
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.sidr_rep.status,
 			PDCM_SIDR_REJECT);
-	KUNIT_EXPECT_EQ(test, fsm_last(f)->msg.sidr_rep.request_id,
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.sidr_rep.request_id,
 			f->peer_comm);
 	/* once the id is gone, the same request is new again */
-	fsm_rx_flush(f, &m);
-	KUNIT_EXPECT_EQ(test, f->nev, 2U);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 2U);
 }
 
 /* ---- ordering and QP attributes ------------------------------------- */
@@ -2719,7 +2292,7 @@ static void fsm_sidr_dup(struct kunit *test)
 /* Messages queued before the queue runs arrive in order. */
 static void fsm_events_in_order(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
 	struct pdcm_msg m;
 	unsigned int i;
@@ -2727,23 +2300,23 @@ static void fsm_events_in_order(struct kunit *test)
 	fsm_listen(f);
 	fsm_mk(&m, PDCM_ATTR_MRA, id, f->peer_comm);
 	m.mra.service_timeout = 10;
-	fsm_rx(f, &m);
+	fake_inject(f, &m);
 	fsm_mk_rep(f, &m, id, f->peer_comm, 0xc0ffee);
-	fsm_rx(f, &m);
+	fake_inject(f, &m);
 	for (i = 0; i < 4; i++) {
 		fsm_mk_req(f, &m, f->peer_comm + 1 + i, 0x1000 + i);
-		fsm_rx(f, &m);
+		fake_inject(f, &m);
 	}
-	fsm_settle();
-	KUNIT_ASSERT_EQ(test, f->nev, 6U);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 0)->type, PDCM_MRA_RECEIVED);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 0)->state, PDCM_MRA_REQ_RCVD);
-	KUNIT_EXPECT_EQ(test, fsm_ev(f, 1)->type, PDCM_REP_RECEIVED);
+	fake_settle();
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 6U);
+	KUNIT_EXPECT_EQ(test, fsm_ev(0)->type, PDCM_MRA_RECEIVED);
+	KUNIT_EXPECT_EQ(test, fsm_ev(0)->state, PDCM_MRA_REQ_RCVD);
+	KUNIT_EXPECT_EQ(test, fsm_ev(1)->type, PDCM_REP_RECEIVED);
 	for (i = 0; i < 4; i++) {
-		KUNIT_EXPECT_EQ(test, fsm_ev(f, 2 + i)->type,
+		KUNIT_EXPECT_EQ(test, fsm_ev(2 + i)->type,
 				PDCM_REQ_RECEIVED);
 		KUNIT_EXPECT_EQ(test,
-				fsm_ev(f, 2 + i)->ev.param.req_rcvd.remote_qpn,
+				fsm_ev(2 + i)->ev.param.req_rcvd.remote_qpn,
 				0x1000 + i);
 	}
 }
@@ -2751,7 +2324,7 @@ static void fsm_events_in_order(struct kunit *test)
 /* pdcm_init_qp_attr() follows the state and the negotiated values. */
 static void fsm_init_qp_attr(struct kunit *test)
 {
-	struct fsm_fix *f = FIX(test);
+	struct fake *f = FAKE(test);
 	struct ib_qp_attr a = {};
 	struct pdcm_id *id;
 	int mask;
@@ -2861,8 +2434,8 @@ static struct kunit_case pdcm_fsm_cases[] = {
 
 static struct kunit_suite pdcm_fsm_suite = {
 	.name = "pdcm_fsm",
-	.suite_init = fsm_suite_init,
-	.suite_exit = fsm_suite_exit,
+	.suite_init = fake_suite_init,
+	.suite_exit = fake_suite_exit,
 	.init = fsm_init,
 	.exit = fsm_exit,
 	.test_cases = pdcm_fsm_cases,

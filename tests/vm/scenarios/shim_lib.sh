@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Helpers for the shim_* scenarios, which drive pdcm_shim_test.ko through
+# /sys/kernel/debug/pdcm_shim/ (Documentation/shims.rst, "Tested in a
+# VM").  Sourced by them, not a scenario itself.
+#
+#   st CMD...               one ctl command; fails if the write fails
+#   st_get PREFIX FIELD     FIELD=value of the first results line that
+#                           starts with PREFIX ("sdp_conn 1 ")
+#   st_is PREFIX FIELD V    that value is V (prints the line if not)
+#   st_idle                 every "live" counter is 0
+. /pdcm/scenarios/ulp_lib.sh
+
+ST=/sys/kernel/debug/pdcm_shim
+
+st() {
+	echo "$*" >"$ST/ctl"
+}
+
+st_get() {
+	awk -v p="$1" -v f="$2" 'index($0, p) == 1 {
+		for (i = 1; i <= NF; i++)
+			if (index($i, f "=") == 1) {
+				print substr($i, length(f) + 2)
+				exit
+			}
+	}' "$ST/results"
+}
+
+st_is() {
+	_v=$(st_get "$1" "$2")
+	[ "$_v" = "$3" ] && return 0
+	echo "$1: $2=$_v, expected $3"
+	grep "^$1" "$ST/results"
+	return 1
+}
+
+st_idle() {
+	grep '^live ' "$ST/results" | grep -q '=[1-9]' || return 0
+	grep '^live ' "$ST/results"
+	return 1
+}
+
+st_note() {
+	grep "^$1" "$ST/results" | while IFS= read -r l; do
+		kmsg "    # $l"
+	done
+}
+
+has_gid() {	# has_gid 0a00000b
+	cat /sys/class/infiniband/rxe0/ports/1/gids/* 2>/dev/null |
+		grep -q "ffff:$(echo "$1" | cut -c1-4):$(echo "$1" | cut -c5-8)"
+}
+
+# rxe0 with 10.0.0.11 and .12 beside $VM_IP, pdcm, the shims, the driver.
+st_setup() {
+	echo 30 >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
+	net_up
+	rxe_add rxe0 eth0
+	suite_begin "$1"
+	check load_ib_pdcm modprobe ib_pdcm
+	check port_claimed wait_for "grep -q '^rxe0 1 claimed' /sys/kernel/debug/pdcm/ports" 5
+	check load_shim_test modprobe pdcm_shim_test
+	for a in 11 12; do
+		ip addr add 10.0.0.$a/24 dev eth0
+	done
+	check gids_for_all_addresses wait_for "has_gid 0a00000b && has_gid 0a00000c" 10
+	res0=$(rdma_res)
+}
+
+# The shims that are loaded (their catch-all listens are pdcm ids).
+st_rmmod_shims() {
+	for m in pdcm_sdp pdcm_kdapl; do
+		if grep -q "^$m " /proc/modules; then
+			rmmod $m || return 1
+		fi
+	done
+}
+
+# Free everything, counters 0, every module out.
+st_teardown() {
+	check close st close
+	check nothing_live wait_for st_idle 10
+	check rdma_resources_back rdma_res_is "$res0"
+	check rmmod_shim_test rmmod pdcm_shim_test
+	check_not nothing_left_at_unload dmesg_has "left at unload"
+	check rmmod_shims st_rmmod_shims
+	check pdcm_holds_no_id wait_for pdcm_no_ids 5
+	check rmmod_ib_pdcm rmmod ib_pdcm
+	suite_end
+}
