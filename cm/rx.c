@@ -10,6 +10,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <kunit/visibility.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>
 
@@ -282,6 +283,28 @@ static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,
 	pdcm_work_queue(w);
 }
 
+/*
+ * Test knob, for the interop scenarios only: the next test_drop_reqs REQs
+ * received are dropped unseen, so that the peer's CM has to retransmit.
+ */
+static unsigned int test_drop_reqs;
+module_param(test_drop_reqs, uint, 0644);
+MODULE_PARM_DESC(test_drop_reqs,
+		 "Test only: drop the next N received REQs, so the peer retransmits (default 0)");
+
+static bool pdcm_test_drop_req(void)
+{
+	unsigned int n = READ_ONCE(test_drop_reqs), old;
+
+	while (n) {
+		old = cmpxchg(&test_drop_reqs, n, n - 1);
+		if (old == n)
+			return true;
+		n = old;
+	}
+	return false;
+}
+
 /**
  * pdcm_cm_rx() - a decoded CM MAD arrived
  * @rx: where it came from
@@ -304,6 +327,11 @@ void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 		       pdcm_their_id(msg), msg->hdr.tid);
 	switch (msg->hdr.attr_id) {
 	case PDCM_ATTR_REQ:
+		if (unlikely(pdcm_test_drop_req())) {
+			atomic_long_inc(&rx->port->cnt.rx_dropped);
+			trace_pdcm_drop(PDCM_ATTR_REQ, 0, "test_drop_reqs");
+			return;
+		}
 		pdcm_rx_req(rx, msg, false);
 		return;
 	case PDCM_ATTR_SIDR_REQ:

@@ -167,6 +167,12 @@ check_vm() {
 	scripts/initramfs.sh stock "$stock" "$BUILT" "$initrd" || { record FAIL initramfs.stock; return; }
 	VM_MEM=512 guest_pair mad_rx_peer "pdcmvm.scenario=mad_rx_peer" \
 		mad_rx_pdcm "pdcmvm.scenario=mad_rx_pdcm" "$stock/vmlinux" "$initrd" 120
+	# interoperability with the in-tree CM and rdma-core's tools
+	# (Documentation/interop.rst): pdcm passive, then pdcm active
+	VM_MEM=512 guest_pair interop_rx_peer "pdcmvm.scenario=interop_rx_peer" \
+		interop_rx_pdcm "pdcmvm.scenario=interop_rx_pdcm" "$stock/vmlinux" "$initrd" 150
+	VM_MEM=512 guest_pair interop_tx_peer "pdcmvm.scenario=interop_tx_peer" \
+		interop_tx_pdcm "pdcmvm.scenario=interop_tx_pdcm" "$stock/vmlinux" "$initrd" 150
 	# one guest each: the module, its parameters, and pdcm on both ends of
 	# rxe loopback through the test ULP's real QPs
 	local s specs=("stock_module|pdcmvm.scenario=module" "stock_params|pdcmvm.scenario=params")

@@ -9,14 +9,15 @@
  * Commands (Documentation/testing.rst, "Test ULP"):
  *
  *   listen NAME SID ADDR|ipv4|ipv6|any [dev=NAME|all] [port=N]
- *	  [mode=accept|hold|reject|fail] [backlog=N]
+ *	  [mode=accept|hold|reject|fail|echo|serve] [backlog=N] [msgs=N]
+ *	  [size=N]
  *   destroy_listener NAME
  *   connect COUNT SID DST [SRC] [MSGS] [SIZE] [src=IP] [msgs=N] [size=N]
  *	  [dev=NAME] [port=N] [timeout=S] [cm_timeout=N] [retries=N]
- *	  [timewait=0|1]
- *   sidr_listen SID [dev=NAME] [port=N]
+ *	  [timewait=0|1] [verify=0|1]
+ *   sidr_listen SID [dev=NAME] [port=N] [qkey=N] [verify=0|1]
  *   sidr SID DST [SRC] [size=N] [dev=NAME] [port=N] [timeout=S]
- *	  [retries=N]
+ *	  [retries=N] [qkey=N] [verify=0|1]
  *   close	destroy every id and verbs object; keep the results
  *   reset	close, then forget the results
  *
@@ -279,6 +280,7 @@ static struct ib_device *ulp_find_dev(const char *name)
 struct ulp_opts {
 	const char *dev, *src, *mode;
 	u32 port, msgs, size, backlog, timeout, cm_timeout, retries, timewait;
+	u32 verify, qkey;
 	const char *pos[ULP_MAX_ARGS];	/* positional words */
 	int npos;
 };
@@ -342,6 +344,8 @@ static int ulp_parse_opts(int argc, char **argv, struct ulp_opts *o)
 		{ "cm_timeout", offsetof(struct ulp_opts, cm_timeout) },
 		{ "retries", offsetof(struct ulp_opts, retries) },
 		{ "timewait", offsetof(struct ulp_opts, timewait) },
+		{ "verify", offsetof(struct ulp_opts, verify) },
+		{ "qkey", offsetof(struct ulp_opts, qkey) },
 	};
 	int i;
 	size_t k;
@@ -432,6 +436,8 @@ static int ulp_parse_active(struct ulp_opts *o, int first,
 	a->cm_timeout = o->cm_timeout ?: 20;
 	a->cm_retries = o->retries ?: 3;
 	a->wait_timewait = o->timewait != 0;
+	a->verify = o->verify != 0;
+	a->qkey = o->qkey ?: ULP_QKEY;
 	if (a->size < ULP_MIN_MSG || a->size > ULP_MAX_MSG ||
 	    o->timeout > 300 || a->cm_timeout > 31 || a->cm_retries > 15)
 		return -EINVAL;
@@ -487,7 +493,9 @@ static int ulp_cmd_connect(struct ulp_opts *o, bool sidr)
 
 static int ulp_cmd_listen(struct ulp_opts *o)
 {
-	static const char *const modes[] = { "accept", "hold", "reject", "fail" };
+	static const char *const modes[] = {
+		"accept", "hold", "reject", "fail", "echo", "serve"
+	};
 	struct ib_device *dev = NULL;
 	enum ulp_mode mode = ULP_MODE_ACCEPT;
 	__be64 sid;
@@ -509,8 +517,11 @@ static int ulp_cmd_listen(struct ulp_opts *o)
 			return -ENODEV;
 	}
 	/* ulp_ctl_mutex keeps @dev: its removal takes it too. */
+	if (o->msgs > ULP_SERVE_MAX_MSGS ||
+	    (o->size && (o->size < ULP_MIN_MSG || o->size > ULP_MAX_MSG)))
+		return -EINVAL;
 	return ulp_listen(o->pos[1], sid, o->pos[3], dev, o->port, mode,
-			  o->backlog);
+			  o->backlog, o->msgs ?: 10, o->size ?: 100);
 }
 
 static int ulp_cmd_sidr_listen(struct ulp_opts *o)
@@ -525,7 +536,8 @@ static int ulp_cmd_sidr_listen(struct ulp_opts *o)
 	mutex_unlock(&ulp_lock);
 	if (!dev)
 		return -ENODEV;
-	return ulp_sidr_listen(sid, dev, o->port ?: 1);
+	return ulp_sidr_listen(sid, dev, o->port ?: 1, o->qkey ?: ULP_QKEY,
+			       o->verify != 0);
 }
 
 static int ulp_exec(int argc, char **argv)
@@ -538,6 +550,7 @@ static int ulp_exec(int argc, char **argv)
 	if (!o)
 		return -ENOMEM;
 	o->timewait = 1;	/* default: wait for the timewait exit */
+	o->verify = 1;
 	ret = ulp_parse_opts(argc, argv, o);
 	if (ret)
 		goto out;

@@ -8,7 +8,9 @@
  * RTR and RTS with pdcm_init_qp_attr(), receives posted, REP carrying the
  * listener's name), holds it unanswered, or rejects it, by the listener's
  * mode.  Received messages are verified and echoed from the buffer they
- * arrived in.  COMM_EST from the QP goes to pdcm_notify().
+ * arrived in (mode echo: echoed unverified).  Mode serve plays ucmatose's
+ * server: it sends first, takes the replies, then sends the DREQ from a
+ * work item.  COMM_EST from the QP goes to pdcm_notify().
  *
  * Ownership of a passive connection: until it is on its listener's list
  * the REQ handler owns it; then whoever takes it off the list under
@@ -35,6 +37,9 @@ struct ulp_pconn {
 	bool closing;
 	bool detached;			/* under ulp_lock: a close owns it */
 	bool established;
+	struct work_struct dreq_work;	/* mode serve: disconnect */
+	u32 nrecv;			/* receives: bufs[0, nrecv) */
+	u32 sent, rcvd;			/* mode serve: completions */
 };
 
 static const char *const ulp_mode_names[] = {
@@ -42,6 +47,8 @@ static const char *const ulp_mode_names[] = {
 	[ULP_MODE_HOLD] = "hold",
 	[ULP_MODE_REJECT] = "reject",
 	[ULP_MODE_FAIL] = "fail",
+	[ULP_MODE_ECHO] = "echo",
+	[ULP_MODE_SERVE] = "serve",
 };
 
 static void ulp_listener_release(struct kref *ref)
@@ -75,6 +82,7 @@ static void ulp_pconn_free(struct ulp_pconn *pc, bool destroy_id)
 	spin_lock_irqsave(&pc->lock, flags);
 	pc->closing = true;
 	spin_unlock_irqrestore(&pc->lock, flags);
+	cancel_work_sync(&pc->dreq_work);
 	if (destroy_id) {
 		pdcm_destroy_id(pc->id);
 		ulp_put(ULP_OBJ_ID);
@@ -126,6 +134,63 @@ static void ulp_p_qp_event(struct ib_event *ev, void *ctx)
 
 static void ulp_p_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 
+/* Mode serve: both directions complete; disconnect from process context. */
+static void ulp_p_serve_check(struct ulp_pconn *pc)
+{
+	unsigned long flags;
+
+	if (pc->sent < pc->l->msgs || pc->rcvd < pc->l->msgs)
+		return;
+	spin_lock_irqsave(&pc->lock, flags);
+	if (!pc->closing)
+		queue_work(ulp_wq, &pc->dreq_work);
+	spin_unlock_irqrestore(&pc->lock, flags);
+}
+
+static void ulp_pconn_dreq_work(struct work_struct *work)
+{
+	struct ulp_pconn *pc = container_of(work, struct ulp_pconn, dreq_work);
+
+	/* A free cancels this work before it destroys the id. */
+	if (pdcm_send_dreq(pc->id, NULL, 0))
+		atomic_inc(&pc->l->errors);
+}
+
+static void ulp_p_serve_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct ulp_buf *b = container_of(wc->wr_cqe, struct ulp_buf, cqe);
+	struct ulp_pconn *pc = b->ctx;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			atomic_inc(&pc->l->errors);
+		return;
+	}
+	pc->sent++;
+	ulp_p_serve_check(pc);
+}
+
+/* Mode serve, once established: send from the buffers after the receives. */
+static void ulp_p_serve_start(struct ulp_pconn *pc)
+{
+	struct ulp_listener *l = pc->l;
+	unsigned long flags;
+	u32 i;
+
+	spin_lock_irqsave(&pc->lock, flags);
+	for (i = 0; i < l->msgs && !pc->closing; i++) {
+		struct ulp_buf *b = &pc->res.bufs[pc->nrecv + i];
+
+		ulp_fill(b->va, l->size, 0, 0, i);
+		if (ulp_post_send(b, 0, l->size, ulp_p_serve_send_done,
+				  NULL, 0, 0)) {
+			atomic_inc(&l->errors);
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&pc->lock, flags);
+}
+
 static void ulp_p_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct ulp_buf *b = container_of(wc->wr_cqe, struct ulp_buf, cqe);
@@ -157,7 +222,13 @@ static void ulp_p_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	ib_dma_sync_single_for_cpu(b->res->dev, b->dma, b->size,
 				   DMA_BIDIRECTIONAL);
-	if (ulp_verify(b->va, wc->byte_len))
+	if (l->mode == ULP_MODE_SERVE) {
+		atomic64_add(wc->byte_len, &l->bytes);
+		pc->rcvd++;
+		ulp_p_serve_check(pc);
+		return;
+	}
+	if (l->mode == ULP_MODE_ECHO || ulp_verify(b->va, wc->byte_len))
 		atomic64_add(wc->byte_len, &l->bytes);
 	else
 		atomic_inc(&l->bad);
@@ -188,7 +259,7 @@ static int ulp_pconn_accept(struct ulp_pconn *pc,
 	ret = ulp_modify_qp_cm(pc->id, qp, IB_QPS_INIT, 0);
 	if (ret)
 		return ret;
-	for (i = 0; i < pc->res.nbufs; i++) {
+	for (i = 0; i < pc->nrecv; i++) {
 		ret = ulp_post_recv(&pc->res.bufs[i], ulp_p_recv_done);
 		if (ret)
 			return ret;
@@ -272,6 +343,7 @@ static int ulp_req_received(struct pdcm_id *id, const struct pdcm_event *ev)
 	pc->id = id;
 	spin_lock_init(&pc->lock);
 	INIT_LIST_HEAD(&pc->node);
+	INIT_WORK(&pc->dreq_work, ulp_pconn_dreq_work);
 	id->context = pc;
 
 	if (!id->device) {
@@ -279,9 +351,17 @@ static int ulp_req_received(struct pdcm_id *id, const struct pdcm_event *ev)
 		ret = -ENODEV;
 		goto reject;
 	}
-	ret = ulp_res_create(&pc->res, id->device, req->port, IB_QPT_RC,
-			     ULP_PASSIVE_BUFS, ulp_req_size(ev), pc,
-			     ulp_p_qp_event);
+	if (l->mode == ULP_MODE_SERVE) {
+		pc->nrecv = l->msgs;
+		ret = ulp_res_create(&pc->res, id->device, req->port,
+				     IB_QPT_RC, 2 * l->msgs, l->size, pc,
+				     ulp_p_qp_event);
+	} else {
+		pc->nrecv = ULP_PASSIVE_BUFS;
+		ret = ulp_res_create(&pc->res, id->device, req->port,
+				     IB_QPT_RC, ULP_PASSIVE_BUFS,
+				     ulp_req_size(ev), pc, ulp_p_qp_event);
+	}
 	if (ret)
 		goto reject;
 	ret = ulp_pconn_accept(pc, req);
@@ -330,7 +410,12 @@ static int ulp_passive_handler(struct pdcm_id *id, const struct pdcm_event *ev)
 		if (!pc->established) {
 			pc->established = true;
 			atomic_inc(&l->established);
+			if (l->mode == ULP_MODE_SERVE)
+				ulp_p_serve_start(pc);
 		}
+		return 0;
+	case PDCM_DREP_RECEIVED:
+		atomic_inc(&l->disconnected);
 		return 0;
 	case PDCM_DREQ_RECEIVED:
 		atomic_inc(&l->disconnected);
@@ -398,13 +483,15 @@ static int ulp_build_compare(struct ulp_listener *l, const char *addr,
  * @port: port, or 0 for any
  * @mode: what the handler does with a REQ
  * @backlog: pdcm_listen_attr.backlog
+ * @msgs: mode serve: messages each way
+ * @size: mode serve: their size
  *
  * Context: process, ctl serialised.
  * Return: 0 or a negative errno.
  */
 int ulp_listen(const char *name, __be64 sid, const char *addr,
 	       struct ib_device *dev, u32 port, enum ulp_mode mode,
-	       u32 backlog)
+	       u32 backlog, u32 msgs, u32 size)
 {
 	struct pdcm_listen_attr attr = {};
 	struct ulp_listener *l, *old;
@@ -423,6 +510,8 @@ int ulp_listen(const char *name, __be64 sid, const char *addr,
 		sizeof(l->devname));
 	l->sid = sid;
 	l->mode = mode;
+	l->msgs = msgs;
+	l->size = size;
 	INIT_LIST_HEAD(&l->conns);
 	attr.service_id = sid;
 	attr.port = port;

@@ -190,6 +190,8 @@ int ulp_post_recv(struct ulp_buf *b,
  * @remote_qpn: UD destination QPN
  * @remote_qkey: UD destination Q_Key
  *
+ * On a UD QP the send carries the QP's number as immediate data.
+ *
  * Return: what ib_post_send() returns.
  */
 int ulp_post_send(struct ulp_buf *b, u32 offset, u32 len,
@@ -215,6 +217,14 @@ int ulp_post_send(struct ulp_buf *b, u32 offset, u32 len,
 		.remote_qkey = remote_qkey,
 	};
 
+	/*
+	 * A datagram carries its sender's QPN as immediate data: rdma-core's
+	 * udaddy answers to that QPN, not to the work completion's source.
+	 */
+	if (ah) {
+		wr.wr.opcode = IB_WR_SEND_WITH_IMM;
+		wr.wr.ex.imm_data = cpu_to_be32(r->qp->qp_num);
+	}
 	b->cqe.done = done;
 	ib_dma_sync_single_for_device(r->dev, b->dma, b->size,
 				      DMA_BIDIRECTIONAL);
@@ -258,10 +268,11 @@ int ulp_modify_qp_cm(struct pdcm_id *id, struct ib_qp *qp,
  * ulp_modify_ud() - take a UD QP through INIT, RTR and RTS
  * @r: the resources (port and QP)
  * @pkey: the P_Key to use
+ * @qkey: the QP's Q_Key
  *
  * Return: 0 or a negative errno.
  */
-int ulp_modify_ud(struct ulp_qpres *r, u16 pkey)
+int ulp_modify_ud(struct ulp_qpres *r, u16 pkey, u32 qkey)
 {
 	struct ib_qp_attr attr = {};
 	u16 index;
@@ -273,7 +284,7 @@ int ulp_modify_ud(struct ulp_qpres *r, u16 pkey)
 	attr.qp_state = IB_QPS_INIT;
 	attr.pkey_index = index;
 	attr.port_num = r->port;
-	attr.qkey = ULP_QKEY;
+	attr.qkey = qkey;
 	ret = ib_modify_qp(r->qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
 			   IB_QP_PORT | IB_QP_QKEY);
 	if (ret)

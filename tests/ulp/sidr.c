@@ -19,7 +19,7 @@
 
 #include "ulp.h"
 
-#define ULP_SIDR_BUFS		8
+#define ULP_SIDR_BUFS		16
 #define ULP_SIDR_BUF_SIZE	(4096 + ULP_GRH_LEN)
 #define ULP_SIDR_ECHO_MS	5000
 
@@ -71,12 +71,15 @@ static void ulp_sl_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 				   DMA_BIDIRECTIONAL);
 	atomic_inc(&s->datagrams);
 	len = wc->byte_len > ULP_GRH_LEN ? wc->byte_len - ULP_GRH_LEN : 0;
-	if (!ulp_verify(b->va + ULP_GRH_LEN, len)) {
+	if (ulp_verify(b->va + ULP_GRH_LEN, len)) {
+		atomic_inc(&s->verified);
+	} else {
 		atomic_inc(&s->bad);
-		ulp_sl_repost(s, b);
-		return;
+		if (s->verify) {
+			ulp_sl_repost(s, b);
+			return;
+		}
 	}
-	atomic_inc(&s->verified);
 
 	ah = ib_create_ah_from_wc(s->res.pd, wc, b->va, s->res.port);
 	if (IS_ERR(ah)) {
@@ -91,7 +94,7 @@ static void ulp_sl_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	spin_lock_irqsave(&s->lock, flags);
 	if (!s->closing)
 		ret = ulp_post_send(b, ULP_GRH_LEN, len, ulp_sl_send_done, ah,
-				    wc->src_qp, ULP_QKEY);
+				    wc->src_qp, s->qkey);
 	spin_unlock_irqrestore(&s->lock, flags);
 	if (ret) {
 		if (ret != -ESHUTDOWN)
@@ -128,7 +131,7 @@ static int ulp_sidr_passive_handler(struct pdcm_id *id,
 	if (s) {
 		atomic_inc(&s->reqs);
 		rep.qp_num = s->res.qp->qp_num;
-		rep.qkey = ULP_QKEY;
+		rep.qkey = s->qkey;
 		rep.status = PDCM_SIDR_SUCCESS;
 		if (pdcm_send_sidr_rep(id, &rep))
 			atomic_inc(&s->errors);
@@ -146,11 +149,14 @@ static int ulp_sidr_passive_handler(struct pdcm_id *id,
  * @sid: service ID
  * @dev: the device
  * @port: its port
+ * @qkey: Q_Key of the QP, sent in the SIDR_REP and used for echoes
+ * @verify: echo only datagrams with the ULP's pattern
  *
  * Context: process, ctl serialised.
  * Return: 0 or a negative errno.
  */
-int ulp_sidr_listen(__be64 sid, struct ib_device *dev, u32 port)
+int ulp_sidr_listen(__be64 sid, struct ib_device *dev, u32 port, u32 qkey,
+		    bool verify)
 {
 	struct pdcm_listen_attr attr = { .service_id = sid, .port = port };
 	struct ulp_sidr_listener *s;
@@ -162,13 +168,15 @@ int ulp_sidr_listen(__be64 sid, struct ib_device *dev, u32 port)
 	if (!s)
 		return -ENOMEM;
 	s->sid = sid;
+	s->qkey = qkey;
+	s->verify = verify;
 	strscpy(s->devname, dev_name(&dev->dev), sizeof(s->devname));
 	spin_lock_init(&s->lock);
 	ret = ulp_res_create(&s->res, dev, port, IB_QPT_UD, ULP_SIDR_BUFS,
 			     ULP_SIDR_BUF_SIZE, s, NULL);
 	if (ret)
 		goto free;
-	ret = ulp_modify_ud(&s->res, 0xffff);
+	ret = ulp_modify_ud(&s->res, 0xffff, qkey);
 	for (i = 0; !ret && i < s->res.nbufs; i++)
 		ret = ulp_post_recv(&s->res.bufs[i], ulp_sl_recv_done);
 	if (ret)
@@ -259,7 +267,7 @@ void ulp_show_sidr_listeners(struct seq_file *m)
 			   "sidr_listener sid=0x%016llx dev=%s state=%s qpn=%u qkey=0x%x reqs=%d datagrams=%d verified=%d bad=%d echoed=%d errors=%d\n",
 			   be64_to_cpu(s->sid), s->devname,
 			   s->id ? "listening" : "destroyed",
-			   s->id ? s->res.qp->qp_num : 0, ULP_QKEY,
+			   s->id ? s->res.qp->qp_num : 0, s->qkey,
 			   atomic_read(&s->reqs), atomic_read(&s->datagrams),
 			   atomic_read(&s->verified), atomic_read(&s->bad),
 			   atomic_read(&s->echoed), atomic_read(&s->errors));
@@ -273,6 +281,7 @@ struct ulp_sidr_client {
 	u32 qpn, qkey;
 	/* datagram */
 	bool sent, echoed, echo_ok;
+	bool verify;
 	u32 size;
 };
 
@@ -327,7 +336,8 @@ static void ulp_sc_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_cpu(b->res->dev, b->dma, b->size,
 				   DMA_BIDIRECTIONAL);
 	c->echo_ok = wc->byte_len == c->size + ULP_GRH_LEN &&
-		     !memcmp(b->va + ULP_GRH_LEN, sb->va, c->size);
+		     (!c->verify ||
+		      !memcmp(b->va + ULP_GRH_LEN, sb->va, c->size));
 	/* echo_ok before the flag ulp_sidr_datagram() tests */
 	smp_store_release(&c->echoed, true);
 	wake_up_all(&ulp_run_wq);
@@ -380,11 +390,12 @@ static int ulp_sidr_datagram(const struct ulp_connect_args *a,
 	int ret;
 
 	c->size = a->size;
+	c->verify = a->verify;
 	ret = ulp_res_create(&res, a->dev, a->port, IB_QPT_UD, 2,
 			     a->size + ULP_GRH_LEN, c, NULL);
 	if (ret)
 		return ret;
-	ret = ulp_modify_ud(&res, be16_to_cpu(path->pkey));
+	ret = ulp_modify_ud(&res, be16_to_cpu(path->pkey), a->qkey);
 	if (ret)
 		goto out;
 	ah = ulp_ah_from_path(&res, path);

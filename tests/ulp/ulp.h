@@ -118,7 +118,7 @@ int ulp_post_send(struct ulp_buf *b, u32 offset, u32 len,
 		  struct ib_ah *ah, u32 remote_qpn, u32 remote_qkey);
 int ulp_modify_qp_cm(struct pdcm_id *id, struct ib_qp *qp,
 		     enum ib_qp_state state, u32 rq_psn);
-int ulp_modify_ud(struct ulp_qpres *r, u16 pkey);
+int ulp_modify_ud(struct ulp_qpres *r, u16 pkey, u32 qkey);
 
 void ulp_fill(void *buf, u32 len, u32 run, u32 idx, u32 seq);
 bool ulp_verify(const void *buf, u32 len);
@@ -148,9 +148,18 @@ enum ulp_ctx_kind {
 /*
  * What a listener does with a REQ: accept it; hold it (QP made, no REP);
  * reject it (REJ CONSUMER_DEFINED, no QP); fail (QP made and taken to RTR,
- * then the error path: REJ NO_RESOURCES, everything freed).
+ * then the error path: REJ NO_RESOURCES, everything freed).  Two accept
+ * variants speak rdma-core's example tools: echo (echo any data, count
+ * its bytes unverified: rdma_client) and serve (ucmatose's server: once
+ * established send @msgs messages of @size bytes, take as many back, then
+ * disconnect).
  */
-enum ulp_mode { ULP_MODE_ACCEPT, ULP_MODE_HOLD, ULP_MODE_REJECT, ULP_MODE_FAIL };
+enum ulp_mode {
+	ULP_MODE_ACCEPT, ULP_MODE_HOLD, ULP_MODE_REJECT, ULP_MODE_FAIL,
+	ULP_MODE_ECHO, ULP_MODE_SERVE
+};
+
+#define ULP_SERVE_MAX_MSGS	64
 
 struct ulp_listener {
 	u32 kind;			/* ULP_CTX_LISTENER */
@@ -161,6 +170,7 @@ struct ulp_listener {
 	char devname[IB_DEVICE_NAME_MAX];
 	__be64 sid;
 	enum ulp_mode mode;
+	u32 msgs, size;			/* ULP_MODE_SERVE */
 	struct pdcm_compare cmp;
 	struct pdcm_id *id;		/* NULL once destroyed */
 	bool dying;			/* under ulp_lock */
@@ -172,7 +182,7 @@ struct ulp_listener {
 
 int ulp_listen(const char *name, __be64 sid, const char *addr,
 	       struct ib_device *dev, u32 port, enum ulp_mode mode,
-	       u32 backlog);
+	       u32 backlog, u32 msgs, u32 size);
 int ulp_destroy_listener(const char *name);
 void ulp_destroy_all_listeners(void);
 void ulp_free_listeners(void);
@@ -189,6 +199,8 @@ struct ulp_connect_args {
 	unsigned int timeout_ms;
 	u8 cm_timeout, cm_retries;
 	bool wait_timewait;
+	bool verify;		/* compare echoes, not just their length */
+	u32 qkey;		/* sidr: the UD QP's Q_Key */
 	unsigned int no;	/* run number */
 	int gen;		/* ulp_abort_gen when it began */
 };
@@ -203,12 +215,15 @@ struct ulp_sidr_listener {
 	char devname[IB_DEVICE_NAME_MAX];
 	struct pdcm_id *id;
 	struct ulp_qpres res;
+	u32 qkey;			/* of the QP, in the SIDR_REP, echoes */
+	bool verify;			/* echo only what ulp_verify() accepts */
 	spinlock_t lock;		/* closing vs. posting */
 	bool closing;
 	atomic_t reqs, datagrams, verified, bad, echoed, errors;
 };
 
-int ulp_sidr_listen(__be64 sid, struct ib_device *dev, u32 port);
+int ulp_sidr_listen(__be64 sid, struct ib_device *dev, u32 port, u32 qkey,
+		    bool verify);
 void ulp_sidr_destroy_all(void);
 void ulp_sidr_free_all(void);
 void ulp_show_sidr_listeners(struct seq_file *m);

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Two guests, stock-CM side of interop_rx_pdcm (pdcm passive): rdma-core's
+# rdma_client and ucmatose connect to listeners of the test ULP on the
+# pdcm guest and move data; a rejecting listener makes both tools fail
+# with a consumer-defined REJ (28); udaddy resolves the ULP's UD QP with
+# SIDR and gets its datagrams echoed; rdma_client killed while its REQ is
+# unanswered (a holding listener) makes this ib_cm send REJ TIMEOUT; a
+# REQ the pdcm guest drops on purpose is retransmitted by this ib_cm.
+# The ib_cma tracepoints (sent) and ib_mad_recv_done_handler (received)
+# are this side's wire transcript, on the console.
+. /pdcm/scenarios/interop_lib.sh
+
+net_up
+rxe_add rxe0 eth0
+suite_begin interop_rx_peer
+check stock_cm_loads modprobe rdma_ucm
+check peer_reachable wait_for "ping -c1 -W1 $VM_PEER" 30
+check trace_ib_cma sh -c "echo 1 > $T/events/ib_cma/enable"
+check trace_mad_rx sh -c "echo 1 > $T/events/ib_mad/ib_mad_recv_done_handler/enable"
+# the pdcm guest opens its echo listener last: once it answers, all are up
+check rdma_client_echo retry 30 timeout 10 rdma_client -s "$VM_PEER"
+note rdma_client "$_out"
+check rdma_client_end_0 sh -c "echo '$_out' | grep -q 'rdma_client: end 0'"
+check ucmatose_client timeout 30 ucmatose -s "$VM_PEER" -p 7174
+note ucmatose "$_out"
+out=$(timeout 30 ucmatose -s "$VM_PEER" -p 7472 2>&1)
+note ucmatose_rej "$out"
+check ucmatose_rejected_28 sh -c "echo '$out' | grep -q 'RDMA_CM_EVENT_REJECTED, error: 28'"
+check_not rdma_client_rejected timeout 10 rdma_client -s "$VM_PEER" -p 7472
+note rdma_client_rej "$_out"
+timeout 3 rdma_client -s "$VM_PEER" -p 7473 >/tmp/hold 2>&1
+rc=$?
+note rdma_client_hold "rc=$rc $(cat /tmp/hold)"
+# killed by timeout(1): 124 (coreutils) or 143 (busybox)
+check rdma_client_killed_unanswered sh -c "[ $rc -eq 124 ] || [ $rc -eq 143 ]"
+# SIDR: udaddy (port 7174 in the UDP space) sends 10 x 100 bytes to the
+# ULP's UD QP, which echoes them with rdma_cm's Q_Key
+check udaddy_client timeout 30 udaddy -s "$VM_PEER"
+note udaddy "$_out"
+# retransmission: the pdcm guest drops the next REQ once it has seen the
+# REJ TIMEOUT above (test_drop_reqs=1); this ib_cm re-sends it (after
+# about 6 s) and the connection forms
+sleep 2
+t0=$(date +%s)
+check rdma_client_after_retry timeout 40 rdma_client -s "$VM_PEER" -p 7475
+note rdma_client_retry "$_out"
+t=$(($(date +%s) - t0))
+kmsg "    # rdma_client -p 7475 took $t s"
+check req_was_retransmitted test "$t" -ge 3
+c=/sys/class/infiniband/rxe0/ports/1
+check req_retry_counted sh -c "[ \$(cat $c/cm_tx_retries/req) -ge 1 ]"
+check cm_counters sh -c "[ \$(cat $c/cm_rx_msgs/rep) -ge 3 ] && [ \$(cat $c/cm_rx_msgs/rej) -ge 2 ] && [ \$(cat $c/cm_rx_msgs/dreq) -ge 1 ] && [ \$(cat $c/cm_rx_msgs/drep) -ge 1 ]"
+for f in req rep rtu rej dreq drep sidr_req sidr_rep; do
+	kmsg "    # cm_tx_msgs/$f=$(cat $c/cm_tx_msgs/$f) cm_rx_msgs/$f=$(cat $c/cm_rx_msgs/$f) cm_tx_retries/$f=$(cat $c/cm_tx_retries/$f)"
+done
+echo 0 >$T/events/ib_cma/enable
+echo 0 >$T/events/ib_mad/ib_mad_recv_done_handler/enable
+trace_to_console
+check rej_timeout_sent grep -q 'icm_send_rej: .* state=REQ_SENT reason=REJ_TIMEOUT' /tmp/trace
+# let the last MADs leave before poweroff
+sleep 2
+suite_end
