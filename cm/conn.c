@@ -56,6 +56,30 @@ module_param_cb(max_cm_retries, &pdcm_max_cm_retries_ops, &max_cm_retries, 0444)
 __MODULE_PARM_TYPE(max_cm_retries, "uint");
 MODULE_PARM_DESC(max_cm_retries,
 		 "Cap on the CM retries of any message, 0..15 (default 15); other values are refused");
+
+unsigned int pdcm_default_backlog = PDCM_BACKLOG_DEFAULT;
+
+static int pdcm_set_default_backlog(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || !v || v > 1048576) {
+		pr_err("default_backlog=%s refused: must be an integer 1..1048576\n", val);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static const struct kernel_param_ops pdcm_default_backlog_ops = {
+	.set = pdcm_set_default_backlog,
+	.get = param_get_uint,
+};
+
+module_param_cb(default_backlog, &pdcm_default_backlog_ops, &pdcm_default_backlog, 0444);
+__MODULE_PARM_TYPE(default_backlog, "uint");
+MODULE_PARM_DESC(default_backlog,
+		 "Backlog of a listen that asks for 0 and has no group, 1..1048576 (default 1024); other values are refused");
 u64 pdcm_new_tid(struct pdcm_conn *conn)
 {
 	return (u64)atomic_inc_return(&pdcm_tid_seq) << 32 |

@@ -39,6 +39,7 @@ struct pdcm_work {
 };
 
 extern struct pdcm_ltab *pdcm_listens;
+extern unsigned int pdcm_default_backlog;
 void pdcm_listen_release(void *context);
 
 /* rx.c */

@@ -657,6 +657,21 @@ struct pdcm_ltab *pdcm_ltab_create(void (*release)(void *context))
 EXPORT_SYMBOL_PDCM_TESTS(pdcm_ltab_create);
 
 /**
+ * pdcm_ltab_set_default_backlog() - the limit of listens that ask for 0
+ * @t: the table
+ * @limit: the new default, at least 1; listens inserted later use it
+ *
+ * Context: Process context; takes and releases the table mutex.
+ */
+void pdcm_ltab_set_default_backlog(struct pdcm_ltab *t, unsigned int limit)
+{
+	mutex_lock(&t->lock);
+	t->default_backlog = max(limit, 1U);
+	mutex_unlock(&t->lock);
+}
+EXPORT_SYMBOL_PDCM_TESTS(pdcm_ltab_set_default_backlog);
+
+/**
  * pdcm_ltab_destroy() - remove every listen and free the table
  * @t: the table, or NULL
  *

@@ -184,6 +184,7 @@ struct pdcm_listen_stats {
 
 struct pdcm_ltab *pdcm_ltab_create(void (*release)(void *context));
 void pdcm_ltab_destroy(struct pdcm_ltab *t);
+void pdcm_ltab_set_default_backlog(struct pdcm_ltab *t, unsigned int limit);
 
 struct pdcm_listen *pdcm_ltab_insert(struct pdcm_ltab *t,
 				     struct ib_device *device,

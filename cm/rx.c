@@ -385,6 +385,7 @@ int pdcm_cm_init(void)
 		destroy_workqueue(pdcm_wq);
 		return -ENOMEM;
 	}
+	pdcm_ltab_set_default_backlog(pdcm_listens, pdcm_default_backlog);
 	return 0;
 }
 

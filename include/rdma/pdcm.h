@@ -75,7 +75,8 @@ struct pdcm_backlog;
  * @compare: private-data discriminator, or NULL for none (wildcard)
  * @port: port number the listen is limited to, or 0 for any port
  * @backlog: most requests delivered and not yet answered with REP or REJ;
- *	0 selects PDCM_BACKLOG_DEFAULT.  Must be 0 with @backlog_group.
+ *	0 selects the module parameter default_backlog
+ *	(PDCM_BACKLOG_DEFAULT unless set).  Must be 0 with @backlog_group.
  * @backlog_group: a shared backlog (pdcm_backlog_create()) whose limit
  *	covers this listen and every other listen in the group, or NULL
  * @flags: enum pdcm_listen_flags

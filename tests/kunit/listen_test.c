@@ -675,6 +675,37 @@ static void pdcm_listen_test_backlog_own(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.limit, (unsigned int)PDCM_BACKLOG_DEFAULT);
 }
 
+/* The table's default limit (the module's default_backlog) for backlog 0. */
+static void pdcm_listen_test_backlog_default(struct kunit *test)
+{
+	struct pdcm_listen_attr a = lt_attr(SID, NULL);
+	struct pdcm_listen_stats st;
+	struct pdcm_listen *l, *l1;
+
+	pdcm_ltab_set_default_backlog(lt_tab(test), 3);
+	l = lt_add(test, NULL, &a, TAG(1));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(l));
+	pdcm_listen_get_stats(l, &st);
+	KUNIT_EXPECT_EQ(test, st.limit, 3U);
+	KUNIT_EXPECT_EQ(test, pdcm_listen_admit(l), PDCM_ADMIT_DELIVER);
+	KUNIT_EXPECT_EQ(test, pdcm_listen_admit(l), PDCM_ADMIT_DELIVER);
+	KUNIT_EXPECT_EQ(test, pdcm_listen_admit(l), PDCM_ADMIT_DELIVER);
+	KUNIT_EXPECT_EQ(test, pdcm_listen_admit(l), PDCM_ADMIT_DROP);
+	pdcm_listen_retire(l);
+	pdcm_listen_retire(l);
+	pdcm_listen_retire(l);
+	/* 0 is no limit anyone can want: the table keeps at least 1 */
+	pdcm_ltab_set_default_backlog(lt_tab(test), 0);
+	a = lt_attr(SID2, NULL);
+	l1 = lt_add(test, NULL, &a, TAG(2));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(l1));
+	pdcm_listen_get_stats(l1, &st);
+	KUNIT_EXPECT_EQ(test, st.limit, 1U);
+	/* an explicit backlog is not the default's business */
+	pdcm_listen_get_stats(l, &st);
+	KUNIT_EXPECT_EQ(test, st.limit, 3U);
+}
+
 static void pdcm_listen_test_backlog_rej_flag(struct kunit *test)
 {
 	struct pdcm_listen_attr a = lt_attr(SID, NULL);
@@ -1613,6 +1644,7 @@ static struct kunit_case pdcm_listen_cases[] = {
 	KUNIT_CASE(pdcm_listen_test_bad_attrs),
 	KUNIT_CASE(pdcm_listen_test_assign_service_id),
 	KUNIT_CASE(pdcm_listen_test_backlog_own),
+	KUNIT_CASE(pdcm_listen_test_backlog_default),
 	KUNIT_CASE(pdcm_listen_test_backlog_rej_flag),
 	KUNIT_CASE(pdcm_listen_test_backlog_group),
 	KUNIT_CASE(pdcm_listen_test_tuple_space),

@@ -50,4 +50,14 @@ check dump_mads_on param_is dump_mads Y
 check_not dump_mads_refuses_garbage sh -c "echo maybe >$P/dump_mads"
 check dump_mads_off sh -c "echo 0 >$P/dump_mads"
 check rmmod_ib_pdcm rmmod ib_pdcm
+# default_backlog: the limit of a listen that asks for 0, 1..1048576
+check described_default_backlog described default_backlog "1..1048576"
+check_not default_backlog_0_refused modprobe ib_pdcm default_backlog=0
+check default_backlog_0_says_why dmesg_has "default_backlog=0 refused: must be an integer 1..1048576"
+check loads_with_backlog_2 modprobe ib_pdcm default_backlog=2
+check backlog_reads_back_2 param_is default_backlog 2
+check listen_takes_default sh -c "modprobe pdcm_ulp && echo 'listen A tcp:7000 any' >/sys/kernel/debug/pdcm_ulp/ctl"
+check listen_limit_is_2 grep -q "backlog 0/2 flags" /sys/kernel/debug/pdcm/listens
+check unload_ulp sh -c "echo reset >/sys/kernel/debug/pdcm_ulp/ctl && rmmod pdcm_ulp"
+check rmmod_ib_pdcm_again rmmod ib_pdcm
 suite_end
