@@ -282,6 +282,40 @@ int pdcm_active_begin(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
 	return port->ops->path_av(conn, path);
 }
 
+/**
+ * pdcm_active_send() - step to the sent state and send the retried message
+ * @conn: the id, prepared by pdcm_active_begin()
+ * @ev: PDCM_EV_SEND_REQ or PDCM_EV_SEND_SIDR_REQ
+ * @m: the REQ or SIDR_REQ
+ * @timeout_ms: wait per try
+ * @retries: tries after the first
+ *
+ * If the transport refuses the message, nothing went on the wire and the
+ * id goes back to IDLE.
+ *
+ * Context: process context.
+ * Return: 0, -EINVAL if @ev is no longer allowed, or the transport's error.
+ */
+int pdcm_active_send(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
+		     struct pdcm_msg *m, unsigned int timeout_ms,
+		     unsigned int retries)
+{
+	int ret;
+
+	spin_lock_irq(&conn->lock);
+	ret = pdcm_fsm_step(conn, ev);
+	spin_unlock_irq(&conn->lock);
+	if (ret < 0)
+		return ret;
+	ret = pdcm_xmit(conn, m, timeout_ms, retries);
+	if (ret) {
+		spin_lock_irq(&conn->lock);
+		conn->id.state = PDCM_IDLE;
+		spin_unlock_irq(&conn->lock);
+	}
+	return ret;
+}
+
 /* ---- ids ------------------------------------------------------------ */
 
 /**

@@ -2,8 +2,8 @@
 /*
  * Internals shared by the connection files: conn.c (ids, listen, helpers,
  * delivery, timewait), handshake.c, disconnect.c and rx.c (work items and
- * receive dispatch); sidr.c shares pdcm_active_begin(), debugfs.c reads
- * pdcm_listens.
+ * receive dispatch); sidr.c shares pdcm_active_begin() and
+ * pdcm_active_send(), debugfs.c reads pdcm_listens.
  */
 #ifndef _PDCM_CONN_H
 #define _PDCM_CONN_H
@@ -63,6 +63,9 @@ void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem);
 int pdcm_check_pdata(const void *pdata, u8 len, unsigned int max);
 int pdcm_active_begin(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
 		      u32 port_num, struct sa_path_rec *path);
+int pdcm_active_send(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
+		     struct pdcm_msg *m, unsigned int timeout_ms,
+		     unsigned int retries);
 
 /* handshake.c */
 void pdcm_req_work(struct pdcm_work *w);

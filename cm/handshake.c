@@ -116,18 +116,8 @@ int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 		       param->private_data_len);
 	m->req.private_data_len = param->private_data_len;
 
-	spin_lock_irq(&conn->lock);
-	ret = pdcm_fsm_step(conn, PDCM_EV_SEND_REQ);
-	spin_unlock_irq(&conn->lock);
-	if (ret < 0)
-		goto out;
-	ret = pdcm_xmit(conn, m, timeout, pdcm_retries(param->max_cm_retries));
-	if (ret) {
-		spin_lock_irq(&conn->lock);
-		conn->id.state = PDCM_IDLE;
-		spin_unlock_irq(&conn->lock);
-	}
-out:
+	ret = pdcm_active_send(conn, PDCM_EV_SEND_REQ, m, timeout,
+			       pdcm_retries(param->max_cm_retries));
 	kfree(m);
 	return ret;
 }

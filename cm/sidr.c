@@ -57,19 +57,8 @@ int pdcm_send_sidr_req(struct pdcm_id *id, const struct pdcm_sidr_req_param *par
 		       param->private_data_len);
 	m->sidr_req.private_data_len = param->private_data_len;
 
-	spin_lock_irq(&conn->lock);
-	ret = pdcm_fsm_step(conn, PDCM_EV_SEND_SIDR_REQ);
-	spin_unlock_irq(&conn->lock);
-	if (ret < 0)
-		goto out;
-	ret = pdcm_xmit(conn, m, conn->cm_timeout_ms,
-			pdcm_retries(param->max_cm_retries));
-	if (ret) {
-		spin_lock_irq(&conn->lock);
-		conn->id.state = PDCM_IDLE;
-		spin_unlock_irq(&conn->lock);
-	}
-out:
+	ret = pdcm_active_send(conn, PDCM_EV_SEND_SIDR_REQ, m, conn->cm_timeout_ms,
+			       pdcm_retries(param->max_cm_retries));
 	kfree(m);
 	return ret;
 }

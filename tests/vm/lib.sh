@@ -97,3 +97,39 @@ dmesg_count() {	# dmesg_count PATTERN N: exactly N lines match
 	_c=$(dmesg | grep -c -- "$1")
 	[ "$_c" -eq "$2" ] || { echo "'$1': $_c lines, expected $2"; return 1; }
 }
+
+# A test module's debugfs pair DIR/ctl and DIR/results (tests/ulp,
+# tests/shim): results has "key=value" fields, one object per line.
+#   dbg_get DIR PREFIX FIELD   FIELD's value in the first line starting with PREFIX
+#   dbg_is DIR PREFIX FIELD V  it is V (prints the line if not)
+#   dbg_idle DIR               every field of the "live" line is 0
+#   dbg_note DIR PREFIX        copy the lines starting with PREFIX to the console
+dbg_get() {
+	awk -v p="$2" -v f="$3" 'index($0, p) == 1 {
+		for (i = 1; i <= NF; i++)
+			if (index($i, f "=") == 1) {
+				print substr($i, length(f) + 2)
+				exit
+			}
+	}' "$1/results"
+}
+
+dbg_is() {
+	_v=$(dbg_get "$1" "$2" "$3")
+	[ "$_v" = "$4" ] && return 0
+	echo "$2: $3=$_v, expected $4"
+	grep "^$2" "$1/results"
+	return 1
+}
+
+dbg_idle() {
+	grep '^live ' "$1/results" | grep -q '=[1-9]' || return 0
+	grep '^live ' "$1/results"
+	return 1
+}
+
+dbg_note() {
+	grep "^$2" "$1/results" | while IFS= read -r l; do
+		kmsg "    # $l"
+	done
+}

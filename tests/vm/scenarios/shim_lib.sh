@@ -17,35 +17,13 @@ st() {
 	echo "$*" >"$ST/ctl"
 }
 
-st_get() {
-	awk -v p="$1" -v f="$2" 'index($0, p) == 1 {
-		for (i = 1; i <= NF; i++)
-			if (index($i, f "=") == 1) {
-				print substr($i, length(f) + 2)
-				exit
-			}
-	}' "$ST/results"
-}
+st_get() { dbg_get "$ST" "$@"; }
 
-st_is() {
-	_v=$(st_get "$1" "$2")
-	[ "$_v" = "$3" ] && return 0
-	echo "$1: $2=$_v, expected $3"
-	grep "^$1" "$ST/results"
-	return 1
-}
+st_is() { dbg_is "$ST" "$@"; }
 
-st_idle() {
-	grep '^live ' "$ST/results" | grep -q '=[1-9]' || return 0
-	grep '^live ' "$ST/results"
-	return 1
-}
+st_idle() { dbg_idle "$ST"; }
 
-st_note() {
-	grep "^$1" "$ST/results" | while IFS= read -r l; do
-		kmsg "    # $l"
-	done
-}
+st_note() { dbg_note "$ST" "$@"; }
 
 has_gid() {	# has_gid 0a00000b
 	cat /sys/class/infiniband/rxe0/ports/1/gids/* 2>/dev/null |

@@ -20,23 +20,9 @@ ulp() {
 	echo "$*" >"$ULP/ctl"
 }
 
-ulp_get() {
-	awk -v p="$1" -v f="$2" 'index($0, p) == 1 {
-		for (i = 1; i <= NF; i++)
-			if (index($i, f "=") == 1) {
-				print substr($i, length(f) + 2)
-				exit
-			}
-	}' "$ULP/results"
-}
+ulp_get() { dbg_get "$ULP" "$@"; }
 
-ulp_is() {
-	_v=$(ulp_get "$1" "$2")
-	[ "$_v" = "$3" ] && return 0
-	echo "$1: $2=$_v, expected $3"
-	grep "^$1" "$ULP/results"
-	return 1
-}
+ulp_is() { dbg_is "$ULP" "$@"; }
 
 ulp_ge() {
 	_v=$(ulp_get "$1" "$2")
@@ -46,21 +32,13 @@ ulp_ge() {
 	return 1
 }
 
-ulp_idle() {
-	grep '^live ' "$ULP/results" | grep -q '=[1-9]' || return 0
-	grep '^live ' "$ULP/results"
-	return 1
-}
+ulp_idle() { dbg_idle "$ULP"; }
 
 ulp_wait_idle() {
 	wait_for ulp_idle "${1:-10}" || ulp_idle
 }
 
-ulp_note() {
-	grep "^$1" "$ULP/results" | while IFS= read -r l; do
-		kmsg "    # $l"
-	done
-}
+ulp_note() { dbg_note "$ULP" "$@"; }
 
 rdma_res() {
 	rdma resource show 2>&1 | sed -n 's/^[0-9]*: \(rxe0: \)/\1/p'
