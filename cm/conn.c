@@ -251,6 +251,38 @@ void pdcm_timewait_work(struct work_struct *work)
 }
 
 /**
+ * pdcm_take_matched() - detach the listen whose backlog slot @conn holds
+ * @conn: a passive conn
+ *
+ * Context: conn->lock held.
+ * Return: the listen (give it to pdcm_slot_free() after unlocking), or
+ * NULL if @conn holds no slot.
+ */
+struct pdcm_listen *pdcm_take_matched(struct pdcm_conn *conn)
+	__must_hold(&conn->lock)
+{
+	struct pdcm_listen *l = conn->matched;
+
+	lockdep_assert_held(&conn->lock);
+	conn->matched = NULL;
+	return l;
+}
+
+/**
+ * pdcm_slot_free() - give back a backlog slot and its listen reference
+ * @l: what pdcm_take_matched() returned, or NULL
+ *
+ * Context: any.
+ */
+void pdcm_slot_free(struct pdcm_listen *l)
+{
+	if (!l)
+		return;
+	pdcm_listen_retire(l);
+	pdcm_listen_put(l);
+}
+
+/**
  * pdcm_active_begin() - what pdcm_send_req() and pdcm_send_sidr_req() share
  * @conn: the id, which must have a device
  * @ev: PDCM_EV_SEND_REQ or PDCM_EV_SEND_SIDR_REQ: must be allowed now
@@ -356,6 +388,7 @@ EXPORT_SYMBOL_NS_GPL(pdcm_create_id, PDCM);
  */
 void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem)
 {
+	struct pdcm_listen *matched;
 	enum pdcm_state state;
 	struct pdcm_msg m;
 	bool send = false;
@@ -365,6 +398,7 @@ void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem)
 	state = conn->id.state;
 	pdcm_cancel(conn);
 	conn->id.state = PDCM_IDLE;
+	matched = pdcm_take_matched(conn);
 	spin_unlock_irq(&conn->lock);
 
 	if (state == PDCM_LISTEN && conn->listen) {
@@ -381,11 +415,7 @@ void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem)
 		conn->listen = NULL;
 		return;
 	}
-	if (conn->matched) {
-		pdcm_listen_retire(conn->matched);
-		pdcm_listen_put(conn->matched);
-		conn->matched = NULL;
-	}
+	pdcm_slot_free(matched);
 	if (enomem || !conn->port)
 		return;
 

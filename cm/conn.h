@@ -61,6 +61,8 @@ void pdcm_deliver_simple(struct pdcm_conn *conn, enum pdcm_event_type type,
 void pdcm_enter_timewait(struct pdcm_conn *conn);
 void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem);
 int pdcm_check_pdata(const void *pdata, u8 len, unsigned int max);
+struct pdcm_listen *pdcm_take_matched(struct pdcm_conn *conn);
+void pdcm_slot_free(struct pdcm_listen *l);
 int pdcm_active_begin(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
 		      u32 port_num, struct sa_path_rec *path);
 int pdcm_active_send(struct pdcm_conn *conn, enum pdcm_fsm_event ev,

@@ -57,14 +57,9 @@ int pdcm_send_rej(struct pdcm_id *id, u16 reason, const void *ari, u8 ari_len,
 			     pdcm_msg_of_state(state), reason, ari, ari_len,
 			     private_data, len);
 	}
-	matched = ret >= 0 ? conn->matched : NULL;
-	if (matched)
-		conn->matched = NULL;
+	matched = ret >= 0 ? pdcm_take_matched(conn) : NULL;
 	spin_unlock_irqrestore(&conn->lock, flags);
-	if (matched) {
-		pdcm_listen_retire(matched);
-		pdcm_listen_put(matched);
-	}
+	pdcm_slot_free(matched);
 	if (ret >= 0)
 		ret = pdcm_xmit(conn, m, 0, 0);
 	kfree(m);
@@ -83,16 +78,12 @@ void pdcm_rej_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 	ret = pdcm_fsm_step(conn, PDCM_EV_RX_REJ);
 	if (ret >= 0) {
 		pdcm_cancel(conn);
-		matched = conn->matched;
-		conn->matched = NULL;
+		matched = pdcm_take_matched(conn);
 		if (ret == PDCM_TIMEWAIT)
 			pdcm_enter_timewait(conn);
 	}
 	spin_unlock_irq(&conn->lock);
-	if (matched) {
-		pdcm_listen_retire(matched);
-		pdcm_listen_put(matched);
-	}
+	pdcm_slot_free(matched);
 	if (ret < 0) {
 		trace_pdcm_drop(PDCM_ATTR_REJ, rej->remote_comm_id, "wrong state");
 		return;
@@ -292,15 +283,10 @@ void pdcm_send_error_work(struct pdcm_conn *conn, enum ib_wc_status status)
 	ret = pdcm_fsm_step(conn, PDCM_EV_TIMEOUT);
 	if (ret == PDCM_TIMEWAIT)
 		pdcm_enter_timewait(conn);
-	if (ret >= 0) {
-		matched = conn->matched;
-		conn->matched = NULL;
-	}
+	if (ret >= 0)
+		matched = pdcm_take_matched(conn);
 	spin_unlock_irq(&conn->lock);
-	if (matched) {
-		pdcm_listen_retire(matched);
-		pdcm_listen_put(matched);
-	}
+	pdcm_slot_free(matched);
 	if (ret < 0)
 		return;		/* answered meanwhile */
 	switch (state) {

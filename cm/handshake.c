@@ -428,14 +428,9 @@ int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 		       param->private_data_len);
 	m->rep.private_data_len = param->private_data_len;
 	pdcm_fsm_step(conn, PDCM_EV_SEND_REP);
-	matched = conn->matched;
-	conn->matched = NULL;
+	matched = pdcm_take_matched(conn);
 	spin_unlock_irqrestore(&conn->lock, flags);
-
-	if (matched) {		/* answered: the backlog slot is free */
-		pdcm_listen_retire(matched);
-		pdcm_listen_put(matched);
-	}
+	pdcm_slot_free(matched);	/* answered: the backlog slot is free */
 	ret = pdcm_xmit(conn, m, conn->cm_timeout_ms,
 			pdcm_retries(conn->max_cm_retries));
 	kfree(m);
