@@ -182,6 +182,9 @@ check_vm() {
 		interop_rx_pdcm "pdcmvm.scenario=interop_rx_pdcm" "$stock/vmlinux" "$initrd" 150
 	VM_MEM=512 guest_pair interop_tx_peer "pdcmvm.scenario=interop_tx_peer" \
 		interop_tx_pdcm "pdcmvm.scenario=interop_tx_pdcm" "$stock/vmlinux" "$initrd" 150
+	# listen demux, backlog and duplicate REQs on the stock CM's traffic
+	VM_MEM=512 guest_pair interop_demux_peer "pdcmvm.scenario=interop_demux_peer" \
+		interop_demux_pdcm "pdcmvm.scenario=interop_demux_pdcm" "$stock/vmlinux" "$initrd" 180
 	# one guest each: the module, its parameters, and pdcm on both ends of
 	# rxe loopback through the test ULP's real QPs
 	local s specs=("stock_module|pdcmvm.scenario=module" "stock_params|pdcmvm.scenario=params")

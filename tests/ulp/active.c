@@ -157,7 +157,8 @@ static void ulp_aconn_dreq_work(struct work_struct *work)
 	int ret;
 
 	mutex_lock(&ac->mutex);
-	if (!ac->done) {
+	/* peer_disc: after good data the peer's DREQ ends the connection */
+	if (!ac->done && (ac->data_err || !ac->run->a->peer_disc)) {
 		if (ac->data_err)
 			ulp_aconn_finish(ac, ULP_RES_DATA_ERROR, -EIO);
 		ret = pdcm_send_dreq(ac->id, NULL, 0);
@@ -199,6 +200,8 @@ static void ulp_aconn_rep(struct ulp_aconn *ac, const struct pdcm_event *ev)
 	ac->t_est = ktime_get();
 
 	if (!ac->run->a->msgs) {
+		if (ac->run->a->peer_disc)
+			return;
 		ret = pdcm_send_dreq(ac->id, NULL, 0);
 		if (ret)
 			ulp_aconn_finish(ac, ULP_RES_ERROR, ret);
@@ -237,6 +240,7 @@ static int ulp_active_handler(struct pdcm_id *id, const struct pdcm_event *ev)
 		ulp_aconn_finish(ac, ULP_RES_ERROR, -EIO);
 		break;
 	case PDCM_DREQ_RECEIVED:
+		ac->rec.dreq_rcvd = 1;
 		pdcm_send_drep(id, NULL, 0);
 		ulp_aconn_finish(ac, ok ? ULP_RES_OK : ULP_RES_PEER_DISC, 0);
 		break;

@@ -10,11 +10,11 @@
  *
  *   listen NAME SID ADDR|ipv4|ipv6|any [dev=NAME|all] [port=N]
  *	  [mode=accept|hold|reject|fail|echo|serve] [backlog=N] [msgs=N]
- *	  [size=N]
+ *	  [size=N] [from=IP] [delay=MS] [mra=N] [mra_delay=0|1]
  *   destroy_listener NAME
  *   connect COUNT SID DST [SRC] [MSGS] [SIZE] [src=IP] [msgs=N] [size=N]
  *	  [dev=NAME] [port=N] [timeout=S] [cm_timeout=N] [retries=N]
- *	  [timewait=0|1] [verify=0|1]
+ *	  [timewait=0|1] [verify=0|1] [peer_disc=0|1]
  *   sidr_listen SID [dev=NAME] [port=N] [qkey=N] [verify=0|1]
  *   sidr SID DST [SRC] [size=N] [dev=NAME] [port=N] [timeout=S]
  *	  [retries=N] [qkey=N] [verify=0|1]
@@ -197,11 +197,11 @@ static int ulp_conns_show(struct seq_file *m, void *unused)
 			const struct ulp_conn_record *c = &rec->conns[i];
 
 			seq_printf(m,
-				   "conn %u %u dst=%s result=%s rej_reason=%u established=%u setup_us=%u verified=%llu drep=%u timewait=%u listener=%s err=%d\n",
+				   "conn %u %u dst=%s result=%s rej_reason=%u established=%u setup_us=%u verified=%llu drep=%u dreq_rcvd=%u timewait=%u listener=%s err=%d\n",
 				   rec->no, i, rec->dst,
 				   ulp_result_names[c->result], c->rej_reason,
 				   c->established, c->setup_us, c->verified,
-				   c->drep, c->timewait,
+				   c->drep, c->dreq_rcvd, c->timewait,
 				   c->listener[0] ? c->listener : "-", c->err);
 		}
 	}
@@ -278,9 +278,9 @@ static struct ib_device *ulp_find_dev(const char *name)
 #define ULP_MAX_ARGS	16
 
 struct ulp_opts {
-	const char *dev, *src, *mode;
+	const char *dev, *src, *mode, *from;
 	u32 port, msgs, size, backlog, timeout, cm_timeout, retries, timewait;
-	u32 verify, qkey;
+	u32 verify, qkey, delay, mra, mra_delay, peer_disc;
 	const char *pos[ULP_MAX_ARGS];	/* positional words */
 	int npos;
 };
@@ -306,7 +306,15 @@ static int ulp_parse_sid(const char *s, __be64 *sid)
 	return 0;
 }
 
-static int ulp_parse_addr(const char *s, struct sockaddr_storage *ss)
+/**
+ * ulp_parse_addr() - an IPv4 or IPv6 address in text
+ * @s: the text
+ * @ss: filled with the address, family set, port 0
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL if @s is neither.
+ */
+int ulp_parse_addr(const char *s, struct sockaddr_storage *ss)
 {
 	struct sockaddr_in *sin = (void *)ss;
 	struct sockaddr_in6 *sin6 = (void *)ss;
@@ -346,6 +354,10 @@ static int ulp_parse_opts(int argc, char **argv, struct ulp_opts *o)
 		{ "timewait", offsetof(struct ulp_opts, timewait) },
 		{ "verify", offsetof(struct ulp_opts, verify) },
 		{ "qkey", offsetof(struct ulp_opts, qkey) },
+		{ "delay", offsetof(struct ulp_opts, delay) },
+		{ "mra", offsetof(struct ulp_opts, mra) },
+		{ "mra_delay", offsetof(struct ulp_opts, mra_delay) },
+		{ "peer_disc", offsetof(struct ulp_opts, peer_disc) },
 	};
 	int i;
 	size_t k;
@@ -364,6 +376,8 @@ static int ulp_parse_opts(int argc, char **argv, struct ulp_opts *o)
 			o->src = eq;
 		} else if (!strcmp(argv[i], "mode")) {
 			o->mode = eq;
+		} else if (!strcmp(argv[i], "from")) {
+			o->from = eq;
 		} else {
 			for (k = 0; k < ARRAY_SIZE(nums); k++)
 				if (!strcmp(argv[i], nums[k].key))
@@ -436,6 +450,7 @@ static int ulp_parse_active(struct ulp_opts *o, int first,
 	a->cm_timeout = o->cm_timeout ?: 20;
 	a->cm_retries = o->retries ?: 3;
 	a->wait_timewait = o->timewait != 0;
+	a->peer_disc = o->peer_disc != 0;
 	a->verify = o->verify != 0;
 	a->qkey = o->qkey ?: ULP_QKEY;
 	if (a->size < ULP_MIN_MSG || a->size > ULP_MAX_MSG ||
@@ -496,8 +511,8 @@ static int ulp_cmd_listen(struct ulp_opts *o)
 	static const char *const modes[] = {
 		"accept", "hold", "reject", "fail", "echo", "serve"
 	};
+	struct ulp_listen_opts lo = { .mode = ULP_MODE_ACCEPT };
 	struct ib_device *dev = NULL;
-	enum ulp_mode mode = ULP_MODE_ACCEPT;
 	__be64 sid;
 	int ret;
 
@@ -507,8 +522,20 @@ static int ulp_cmd_listen(struct ulp_opts *o)
 		ret = match_string(modes, ARRAY_SIZE(modes), o->mode);
 		if (ret < 0)
 			return ret;
-		mode = ret;
+		lo.mode = ret;
 	}
+	if (o->msgs > ULP_SERVE_MAX_MSGS ||
+	    (o->size && (o->size < ULP_MIN_MSG || o->size > ULP_MAX_MSG)) ||
+	    o->delay > ULP_MAX_DELAY_MS || o->mra > 31 ||
+	    (o->mra_delay && !o->mra) ||
+	    (o->from && strscpy(lo.from, o->from, sizeof(lo.from)) < 0))
+		return -EINVAL;
+	lo.backlog = o->backlog;
+	lo.msgs = o->msgs ?: 10;
+	lo.size = o->size ?: 100;
+	lo.delay_ms = o->delay;
+	lo.mra = o->mra;
+	lo.mra_delay = o->mra_delay != 0;
 	if (o->dev && strcmp(o->dev, "all")) {
 		mutex_lock(&ulp_lock);
 		dev = ulp_find_dev(o->dev);
@@ -517,11 +544,7 @@ static int ulp_cmd_listen(struct ulp_opts *o)
 			return -ENODEV;
 	}
 	/* ulp_ctl_mutex keeps @dev: its removal takes it too. */
-	if (o->msgs > ULP_SERVE_MAX_MSGS ||
-	    (o->size && (o->size < ULP_MIN_MSG || o->size > ULP_MAX_MSG)))
-		return -EINVAL;
-	return ulp_listen(o->pos[1], sid, o->pos[3], dev, o->port, mode,
-			  o->backlog, o->msgs ?: 10, o->size ?: 100);
+	return ulp_listen(o->pos[1], sid, o->pos[3], dev, o->port, &lo);
 }
 
 static int ulp_cmd_sidr_listen(struct ulp_opts *o)

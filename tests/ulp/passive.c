@@ -38,7 +38,11 @@ struct ulp_pconn {
 	bool detached;			/* under ulp_lock: a close owns it */
 	bool established;
 	struct work_struct dreq_work;	/* mode serve: disconnect */
+	struct delayed_work rep_work;	/* listener's delay: the REP */
+	u8 responder_resources;		/* the REQ's, for the REP */
+	u8 initiator_depth;
 	u32 nrecv;			/* receives: bufs[0, nrecv) */
+	u32 psn;			/* our receive PSN, in the REP */
 	u32 sent, rcvd;			/* mode serve: completions */
 };
 
@@ -83,6 +87,7 @@ static void ulp_pconn_free(struct ulp_pconn *pc, bool destroy_id)
 	pc->closing = true;
 	spin_unlock_irqrestore(&pc->lock, flags);
 	cancel_work_sync(&pc->dreq_work);
+	cancel_delayed_work_sync(&pc->rep_work);
 	if (destroy_id) {
 		pdcm_destroy_id(pc->id);
 		ulp_put(ULP_OBJ_ID);
@@ -139,7 +144,7 @@ static void ulp_p_serve_check(struct ulp_pconn *pc)
 {
 	unsigned long flags;
 
-	if (pc->sent < pc->l->msgs || pc->rcvd < pc->l->msgs)
+	if (pc->sent < pc->l->o.msgs || pc->rcvd < pc->l->o.msgs)
 		return;
 	spin_lock_irqsave(&pc->lock, flags);
 	if (!pc->closing)
@@ -178,11 +183,11 @@ static void ulp_p_serve_start(struct ulp_pconn *pc)
 	u32 i;
 
 	spin_lock_irqsave(&pc->lock, flags);
-	for (i = 0; i < l->msgs && !pc->closing; i++) {
+	for (i = 0; i < l->o.msgs && !pc->closing; i++) {
 		struct ulp_buf *b = &pc->res.bufs[pc->nrecv + i];
 
-		ulp_fill(b->va, l->size, 0, 0, i);
-		if (ulp_post_send(b, 0, l->size, ulp_p_serve_send_done,
+		ulp_fill(b->va, l->o.size, 0, 0, i);
+		if (ulp_post_send(b, 0, l->o.size, ulp_p_serve_send_done,
 				  NULL, 0, 0)) {
 			atomic_inc(&l->errors);
 			break;
@@ -222,13 +227,13 @@ static void ulp_p_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	ib_dma_sync_single_for_cpu(b->res->dev, b->dma, b->size,
 				   DMA_BIDIRECTIONAL);
-	if (l->mode == ULP_MODE_SERVE) {
+	if (l->o.mode == ULP_MODE_SERVE) {
 		atomic64_add(wc->byte_len, &l->bytes);
 		pc->rcvd++;
 		ulp_p_serve_check(pc);
 		return;
 	}
-	if (l->mode == ULP_MODE_ECHO || ulp_verify(b->va, wc->byte_len))
+	if (l->o.mode == ULP_MODE_ECHO || ulp_verify(b->va, wc->byte_len))
 		atomic64_add(wc->byte_len, &l->bytes);
 	else
 		atomic_inc(&l->bad);
@@ -239,15 +244,59 @@ static void ulp_p_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	spin_unlock_irqrestore(&pc->lock, flags);
 }
 
-/* QP to RTR with receives posted; unless the listener holds, RTS and REP. */
-static int ulp_pconn_accept(struct ulp_pconn *pc,
-			    const struct pdcm_req_event_param *req)
+/* RTS and the REP carrying the listener's name. */
+static int ulp_pconn_rep(struct ulp_pconn *pc)
 {
 	struct pdcm_rep_param rep = {};
 	char pdata[sizeof(ULP_REP_TAG) + ULP_NAME_LEN];
+	int ret;
+
+	ret = ulp_modify_qp_cm(pc->id, pc->res.qp, IB_QPS_RTS, 0);
+	if (ret)
+		return ret;
+	snprintf(pdata, sizeof(pdata), "%s%s", ULP_REP_TAG, pc->l->name);
+	rep.qp_num = pc->res.qp->qp_num;
+	rep.starting_psn = pc->psn;
+	rep.private_data = pdata;
+	rep.private_data_len = strlen(pdata) + 1;
+	rep.responder_resources = pc->responder_resources;
+	rep.initiator_depth = pc->initiator_depth;
+	rep.failover_accepted = 0;
+	rep.flow_control = 1;
+	rep.rnr_retry_count = 7;
+	rep.srq = 0;
+	return pdcm_send_rep(pc->id, &rep);
+}
+
+/*
+ * The listener's delay is over: accept.  A free cancels this work before
+ * it destroys the id; a REJ the peer sent meanwhile makes the REP fail
+ * with -EINVAL, which is no error of ours.
+ */
+static void ulp_pconn_rep_work(struct work_struct *work)
+{
+	struct ulp_pconn *pc = container_of(to_delayed_work(work),
+					    struct ulp_pconn, rep_work);
+	int ret;
+
+	ret = ulp_pconn_rep(pc);
+	if (!ret || ret == -EINVAL)
+		return;
+	ulp_dbg("%s: delayed REP failed: %d\n", pc->l->name, ret);
+	atomic_inc(&pc->l->errors);
+	pdcm_send_rej(pc->id, PDCM_REJ_NO_RESOURCES, NULL, 0, NULL, 0);
+}
+
+/*
+ * QP to RTR with receives posted; then, by the listener's options, an
+ * MRA, and (unless the listener holds or delays) RTS and the REP.
+ */
+static int ulp_pconn_accept(struct ulp_pconn *pc,
+			    const struct pdcm_req_event_param *req)
+{
+	const struct ulp_listen_opts *o = &pc->l->o;
 	struct ib_qp *qp = pc->res.qp;
 	unsigned int i;
-	u32 psn;
 	int ret;
 
 	/*
@@ -255,7 +304,9 @@ static int ulp_pconn_accept(struct ulp_pconn *pc,
 	 * ib_cm, knows our receive PSN only from the REP) and RTS before the
 	 * REP, so the QP is ready when the peer's first packet comes.
 	 */
-	psn = get_random_u32() & 0xffffff;
+	pc->psn = get_random_u32() & 0xffffff;
+	pc->responder_resources = req->responder_resources;
+	pc->initiator_depth = req->initiator_depth;
 	ret = ulp_modify_qp_cm(pc->id, qp, IB_QPS_INIT, 0);
 	if (ret)
 		return ret;
@@ -264,27 +315,20 @@ static int ulp_pconn_accept(struct ulp_pconn *pc,
 		if (ret)
 			return ret;
 	}
-	ret = ulp_modify_qp_cm(pc->id, qp, IB_QPS_RTR, psn);
-	if (ret || pc->l->mode == ULP_MODE_HOLD)
-		return ret;
-	if (pc->l->mode == ULP_MODE_FAIL)
-		return -ECANCELED;	/* exercise the error path */
-	ret = ulp_modify_qp_cm(pc->id, qp, IB_QPS_RTS, 0);
+	ret = ulp_modify_qp_cm(pc->id, qp, IB_QPS_RTR, pc->psn);
 	if (ret)
 		return ret;
-
-	snprintf(pdata, sizeof(pdata), "%s%s", ULP_REP_TAG, pc->l->name);
-	rep.qp_num = qp->qp_num;
-	rep.starting_psn = psn;
-	rep.private_data = pdata;
-	rep.private_data_len = strlen(pdata) + 1;
-	rep.responder_resources = req->responder_resources;
-	rep.initiator_depth = req->initiator_depth;
-	rep.failover_accepted = 0;
-	rep.flow_control = 1;
-	rep.rnr_retry_count = 7;
-	rep.srq = 0;
-	return pdcm_send_rep(pc->id, &rep);
+	if (o->mode == ULP_MODE_FAIL)
+		return -ECANCELED;	/* exercise the error path */
+	if (o->mra) {
+		ret = pdcm_send_mra(pc->id, o->mra | (o->mra_delay ?
+					PDCM_MRA_FLAG_DELAY : 0), NULL, 0);
+		if (ret)
+			return ret;
+	}
+	if (o->mode == ULP_MODE_HOLD || o->delay_ms)
+		return 0;
+	return ulp_pconn_rep(pc);
 }
 
 static u32 ulp_req_size(const struct pdcm_event *ev)
@@ -323,7 +367,7 @@ static int ulp_req_received(struct pdcm_id *id, const struct pdcm_event *ev)
 	ulp_dbg("%s: REQ from %pISpc to %pISpc (addr kind %d)\n", l->name,
 		&src, &dst, req->addr.kind);
 
-	if (l->mode == ULP_MODE_REJECT) {
+	if (l->o.mode == ULP_MODE_REJECT) {
 		atomic_inc(&l->rejected);
 		pdcm_send_rej(id, PDCM_REJ_CONSUMER_DEFINED, NULL, 0, NULL, 0);
 		ulp_listener_put(l);
@@ -344,6 +388,7 @@ static int ulp_req_received(struct pdcm_id *id, const struct pdcm_event *ev)
 	spin_lock_init(&pc->lock);
 	INIT_LIST_HEAD(&pc->node);
 	INIT_WORK(&pc->dreq_work, ulp_pconn_dreq_work);
+	INIT_DELAYED_WORK(&pc->rep_work, ulp_pconn_rep_work);
 	id->context = pc;
 
 	if (!id->device) {
@@ -351,10 +396,10 @@ static int ulp_req_received(struct pdcm_id *id, const struct pdcm_event *ev)
 		ret = -ENODEV;
 		goto reject;
 	}
-	if (l->mode == ULP_MODE_SERVE) {
-		pc->nrecv = l->msgs;
+	if (l->o.mode == ULP_MODE_SERVE) {
+		pc->nrecv = l->o.msgs;
 		ret = ulp_res_create(&pc->res, id->device, req->port,
-				     IB_QPT_RC, 2 * l->msgs, l->size, pc,
+				     IB_QPT_RC, 2 * l->o.msgs, l->o.size, pc,
 				     ulp_p_qp_event);
 	} else {
 		pc->nrecv = ULP_PASSIVE_BUFS;
@@ -377,6 +422,9 @@ static int ulp_req_received(struct pdcm_id *id, const struct pdcm_event *ev)
 	list_add_tail(&pc->node, &l->conns);
 	atomic_inc(&l->live);
 	ulp_get(ULP_OBJ_ID);
+	if (l->o.delay_ms && l->o.mode != ULP_MODE_HOLD)
+		queue_delayed_work(ulp_wq, &pc->rep_work,
+				   msecs_to_jiffies(l->o.delay_ms));
 	mutex_unlock(&ulp_lock);
 	return 0;
 
@@ -410,7 +458,7 @@ static int ulp_passive_handler(struct pdcm_id *id, const struct pdcm_event *ev)
 		if (!pc->established) {
 			pc->established = true;
 			atomic_inc(&l->established);
-			if (l->mode == ULP_MODE_SERVE)
+			if (l->o.mode == ULP_MODE_SERVE)
 				ulp_p_serve_start(pc);
 		}
 		return 0;
@@ -446,32 +494,70 @@ static struct ulp_listener *ulp_listener_find(const char *name)
 	return NULL;
 }
 
+/* @ss's address in an RDMA CM header address field (IPv4: its last 4). */
+static void ulp_cma_field(const struct sockaddr_storage *ss, u8 field[16],
+			  unsigned int *skip)
+{
+	const struct sockaddr_in *sin = (const void *)ss;
+	const struct sockaddr_in6 *sin6 = (const void *)ss;
+
+	if (ss->ss_family == AF_INET) {
+		*skip = 12;
+		memcpy(field, &sin->sin_addr, 4);
+	} else {
+		*skip = 0;
+		memcpy(field, &sin6->sin6_addr, 16);
+	}
+}
+
+/*
+ * The listener's compare: on the RDMA CM header's destination address
+ * (@addr), its IP version only ("ipv4", "ipv6") or nothing ("any"); with
+ * the "from" option also on its source address (bytes 4..19, which
+ * rdma_cm fills with the active side's address).
+ */
 static int ulp_build_compare(struct ulp_listener *l, const char *addr,
 			     const struct pdcm_compare **cmp)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
+	static const u8 ones[16] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+	};
+	struct sockaddr_storage dst, src;
+	sa_family_t family = AF_UNSPEC;
+	unsigned int skip;
+	u8 field[16];
+	int ret = 0;
 
+	if (l->o.from[0] && ulp_parse_addr(l->o.from, &src))
+		return -EINVAL;
 	*cmp = &l->cmp;
 	if (!strcmp(addr, "any")) {
-		*cmp = NULL;
 		strscpy(l->addr, "any", sizeof(l->addr));
-		return 0;
-	}
-	if (!strcmp(addr, "ipv4") || !strcmp(addr, "ipv6")) {
+		if (!l->o.from[0]) {
+			*cmp = NULL;
+			return 0;
+		}
+		family = src.ss_family;
+		ret = pdcm_compare_cma_family(&l->cmp, family);
+	} else if (!strcmp(addr, "ipv4") || !strcmp(addr, "ipv6")) {
 		strscpy(l->addr, addr, sizeof(l->addr));
-		return pdcm_compare_cma_family(&l->cmp, addr[3] == '4' ?
-					       AF_INET : AF_INET6);
+		family = addr[3] == '4' ? AF_INET : AF_INET6;
+		ret = pdcm_compare_cma_family(&l->cmp, family);
+	} else if (!ulp_parse_addr(addr, &dst)) {
+		snprintf(l->addr, sizeof(l->addr), "%pISc", &dst);
+		family = dst.ss_family;
+		ret = pdcm_compare_cma_addr(&l->cmp, (struct sockaddr *)&dst);
+	} else {
+		return -EINVAL;
 	}
-	if (in4_pton(addr, -1, (u8 *)&sin.sin_addr, -1, NULL)) {
-		snprintf(l->addr, sizeof(l->addr), "%pISc", &sin);
-		return pdcm_compare_cma_addr(&l->cmp, (struct sockaddr *)&sin);
-	}
-	if (in6_pton(addr, -1, (u8 *)&sin6.sin6_addr, -1, NULL)) {
-		snprintf(l->addr, sizeof(l->addr), "%pISc", &sin6);
-		return pdcm_compare_cma_addr(&l->cmp, (struct sockaddr *)&sin6);
-	}
-	return -EINVAL;
+	if (ret || !l->o.from[0])
+		return ret;
+	if (src.ss_family != family)
+		return -EINVAL;
+	/* after the header builder, which owns bytes 0..35 */
+	ulp_cma_field(&src, field, &skip);
+	return pdcm_compare_add(&l->cmp, 4 + skip, field, ones, 16 - skip);
 }
 
 /**
@@ -481,17 +567,14 @@ static int ulp_build_compare(struct ulp_listener *l, const char *addr,
  * @addr: an IPv4/IPv6 address, "ipv4"/"ipv6" (family only), or "any"
  * @dev: device, or NULL for all
  * @port: port, or 0 for any
- * @mode: what the handler does with a REQ
- * @backlog: pdcm_listen_attr.backlog
- * @msgs: mode serve: messages each way
- * @size: mode serve: their size
+ * @o: mode, backlog and the other options (struct ulp_listen_opts)
  *
  * Context: process, ctl serialised.
  * Return: 0 or a negative errno.
  */
 int ulp_listen(const char *name, __be64 sid, const char *addr,
-	       struct ib_device *dev, u32 port, enum ulp_mode mode,
-	       u32 backlog, u32 msgs, u32 size)
+	       struct ib_device *dev, u32 port,
+	       const struct ulp_listen_opts *o)
 {
 	struct pdcm_listen_attr attr = {};
 	struct ulp_listener *l, *old;
@@ -509,13 +592,11 @@ int ulp_listen(const char *name, __be64 sid, const char *addr,
 	strscpy(l->devname, dev ? dev_name(&dev->dev) : "all",
 		sizeof(l->devname));
 	l->sid = sid;
-	l->mode = mode;
-	l->msgs = msgs;
-	l->size = size;
+	l->o = *o;
 	INIT_LIST_HEAD(&l->conns);
 	attr.service_id = sid;
 	attr.port = port;
-	attr.backlog = backlog;
+	attr.backlog = o->backlog;
 	ret = ulp_build_compare(l, addr, &attr.compare);
 	if (ret)
 		goto free;
@@ -662,7 +743,7 @@ void ulp_show_listeners(struct seq_file *m)
 		seq_printf(m,
 			   "listener %s sid=0x%016llx addr=%s dev=%s mode=%s state=%s reqs=%d established=%d bytes=%lld bad=%d disconnected=%d timewait=%d rejected=%d errors=%d addr_errors=%d live=%d\n",
 			   l->name, be64_to_cpu(l->sid), l->addr, l->devname,
-			   ulp_mode_names[l->mode],
+			   ulp_mode_names[l->o.mode],
 			   l->dying ? "destroyed" : "listening",
 			   atomic_read(&l->reqs), atomic_read(&l->established),
 			   (long long)atomic64_read(&l->bytes),

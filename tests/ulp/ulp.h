@@ -160,6 +160,26 @@ enum ulp_mode {
 };
 
 #define ULP_SERVE_MAX_MSGS	64
+#define ULP_MAX_DELAY_MS	60000
+
+/*
+ * How a listener is set up ("listen" options): @mode and @backlog as
+ * above; mode serve's @msgs and @size; @from: also compare the RDMA CM
+ * header's source address ("" for none); @delay_ms: an accepting mode
+ * takes its QP to RTR at once but sends the REP only that much later;
+ * @mra: send an MRA asking for that service timeout (1-31, 0 for none)
+ * as soon as the REQ arrives, or, with @mra_delay, when a duplicate REQ
+ * does (PDCM_MRA_FLAG_DELAY).
+ */
+struct ulp_listen_opts {
+	enum ulp_mode mode;
+	u32 backlog;
+	u32 msgs, size;
+	char from[ULP_ADDR_LEN];
+	u32 delay_ms;
+	u8 mra;
+	bool mra_delay;
+};
 
 struct ulp_listener {
 	u32 kind;			/* ULP_CTX_LISTENER */
@@ -169,8 +189,7 @@ struct ulp_listener {
 	char addr[ULP_ADDR_LEN];
 	char devname[IB_DEVICE_NAME_MAX];
 	__be64 sid;
-	enum ulp_mode mode;
-	u32 msgs, size;			/* ULP_MODE_SERVE */
+	struct ulp_listen_opts o;
 	struct pdcm_compare cmp;
 	struct pdcm_id *id;		/* NULL once destroyed */
 	bool dying;			/* under ulp_lock */
@@ -181,8 +200,8 @@ struct ulp_listener {
 };
 
 int ulp_listen(const char *name, __be64 sid, const char *addr,
-	       struct ib_device *dev, u32 port, enum ulp_mode mode,
-	       u32 backlog, u32 msgs, u32 size);
+	       struct ib_device *dev, u32 port,
+	       const struct ulp_listen_opts *o);
 int ulp_destroy_listener(const char *name);
 void ulp_destroy_all_listeners(void);
 void ulp_free_listeners(void);
@@ -199,6 +218,7 @@ struct ulp_connect_args {
 	unsigned int timeout_ms;
 	u8 cm_timeout, cm_retries;
 	bool wait_timewait;
+	bool peer_disc;		/* after the data wait for the peer's DREQ */
 	bool verify;		/* compare echoes, not just their length */
 	u32 qkey;		/* sidr: the UD QP's Q_Key */
 	unsigned int no;	/* run number */
@@ -249,6 +269,7 @@ struct ulp_conn_record {
 	u8 result;
 	u8 established;
 	u8 drep;
+	u8 dreq_rcvd;		/* the peer disconnected */
 	u8 timewait;
 	u16 rej_reason;
 	int err;
@@ -282,6 +303,7 @@ struct ulp_record {
 };
 
 void ulp_record_add(struct ulp_record *rec);
+int ulp_parse_addr(const char *s, struct sockaddr_storage *ss);
 void ulp_records_free(void);
 
 #endif /* _PDCM_ULP_H */

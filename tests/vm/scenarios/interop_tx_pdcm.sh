@@ -2,7 +2,8 @@
 #
 # Two guests, pdcm side of interop_tx_peer (pdcm active): the test ULP
 # connects to the peer's rdma_server (one 16-byte message and its reply)
-# and to its ucmatose server (10 x 100 bytes; ucmatose sends first, the
+# (it disconnects first: the ULP waits for its DREQ, peer_disc=1) and to
+# its ucmatose server (10 x 100 bytes; ucmatose sends first, the
 # ULP's one-at-a-time exchange meets it, RNR retries covering the gaps),
 # then resolves the peer's udaddy server with SIDR (rdma_cm's Q_Key) and
 # gets one datagram echoed.
@@ -33,10 +34,12 @@ ulp_setup
 res0=$(rdma_res)
 check enable_pdcm_events sh -c "echo 1 > $T/events/pdcm/enable"
 check peer_reachable wait_for "ping -c1 -W1 $VM_PEER" 30
-check rdma_server_run retry 40 ulp_run 1 tcp:7471 "$VM_PEER" "$VM_IP" 1 16 verify=0
+check rdma_server_run retry 40 ulp_run 1 tcp:7471 "$VM_PEER" "$VM_IP" 1 16 verify=0 peer_disc=1
 n=$(grep -c '^run ' $ULP/results)
 check rdma_server_connected ulp_is "run $n " connected 1
 check rdma_server_16_bytes_back ulp_is "run $n " verified 16
+# peer_disc=1: rdma_server disconnects, this side only answers
+check rdma_server_sent_the_dreq grep "^conn $n 0 .* result=ok .* drep=0 dreq_rcvd=1 " $ULP/conns
 ulp_note "run $n "
 check ucmatose_run retry 40 ulp_run 1 tcp:7174 "$VM_PEER" "$VM_IP" 10 100 verify=0 timeout=40
 n=$(grep -c '^run ' $ULP/results)

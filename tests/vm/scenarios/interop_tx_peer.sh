@@ -24,6 +24,8 @@ check udaddy_server timeout 60 udaddy -b "$VM_IP" -C 1
 note udaddy "$_out"
 c=/sys/class/infiniband/rxe0/ports/1
 check cm_counters sh -c "[ \$(cat $c/cm_rx_msgs/req) -ge 2 ] && [ \$(cat $c/cm_tx_msgs/rep) -ge 2 ] && [ \$(cat $c/cm_rx_msgs/rtu) -ge 2 ]"
+# rdma_server disconnected first: its DREQ answered by the pdcm guest
+check rdma_server_dreq_answered sh -c "[ \$(cat $c/cm_tx_msgs/dreq) -ge 1 ] && [ \$(cat $c/cm_rx_msgs/drep) -ge 1 ]"
 for f in req rep rtu rej dreq drep; do
 	kmsg "    # cm_tx_msgs/$f=$(cat $c/cm_tx_msgs/$f) cm_rx_msgs/$f=$(cat $c/cm_rx_msgs/$f)"
 done
