@@ -43,8 +43,13 @@ pdcm_build() {
 	local dir=$PDCM_TOP/build/$1 kdir=$2 out=$3
 	shift 3
 	mkdir -p "$dir" "$(dirname "$out")"
-	rsync -a --delete --exclude /build --exclude /.git "$PDCM_TOP/" "$dir/"
-	make -C "$kdir" M="$dir" W=1 "$@" modules >"$out" 2>&1
+	# the sources only: objects of an earlier build in the tree are not
+	# copied, and the copy's own are deleted, so every build is complete
+	rsync -a --delete --delete-excluded --exclude /build --exclude /.git \
+		--exclude '*.o' --exclude '*.ko' --exclude '*.mod' --exclude '*.mod.c' \
+		--exclude '.*.cmd' --exclude modules.order --exclude Module.symvers \
+		"$PDCM_TOP/" "$dir/"
+	make -C "$kdir" M="$dir" -j "$JOBS" W=1 "$@" modules >"$out" 2>&1
 }
 
 log() { printf 'pdcm: %s\n' "$*" >&2; }

@@ -24,9 +24,14 @@ files() {
 
 case ${1:-} in
 checkpatch)
+	# one checkpatch per file, $JOBS at a time; reported in file order
+	out_dir=$(mktemp -d)
+	trap 'rm -rf "$out_dir"' EXIT
+	files | xargs -P "$JOBS" -I{} sh -c \
+		'"$0" --strict --no-tree --terse --ignore FILE_PATH_CHANGES -f "$1" \
+		 >"$2/$(echo "$1" | tr / _)" 2>&1' "$src/scripts/checkpatch.pl" {} "$out_dir"
 	for f in $(files); do
-		out=$("$src/scripts/checkpatch.pl" --strict --no-tree --terse \
-		      --ignore FILE_PATH_CHANGES -f "$f" 2>&1)
+		out=$(cat "$out_dir/$(echo "$f" | tr / _)" 2>/dev/null || echo "$f: ERROR: not checked")
 		if ! echo "$out" | grep -qE ': (ERROR|WARNING|CHECK):'; then
 			echo "PASS checkpatch.$f"
 		else
