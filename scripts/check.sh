@@ -182,6 +182,13 @@ check_vm() {
 		interop_rx_pdcm "pdcmvm.scenario=interop_rx_pdcm" "$stock/vmlinux" "$initrd" 150
 	VM_MEM=512 guest_pair interop_tx_peer "pdcmvm.scenario=interop_tx_peer" \
 		interop_tx_pdcm "pdcmvm.scenario=interop_tx_pdcm" "$stock/vmlinux" "$initrd" 150
+	# the shims between guests (Documentation/shims.rst): SDP between two
+	# pdcm guests, both ways; kDAPL against rdma_client and rdma_server on
+	# the in-tree CM
+	VM_MEM=512 guest_pair shim_sdp_pair_a "pdcmvm.scenario=shim_sdp_pair_a" \
+		shim_sdp_pair_b "pdcmvm.scenario=shim_sdp_pair_b" "$stock/vmlinux" "$initrd" 150
+	VM_MEM=512 guest_pair shim_kdapl_peer "pdcmvm.scenario=shim_kdapl_peer" \
+		shim_kdapl_pdcm "pdcmvm.scenario=shim_kdapl_pdcm" "$stock/vmlinux" "$initrd" 150
 	# one guest each: the module, its parameters, and pdcm on both ends of
 	# rxe loopback through the test ULP's real QPs
 	local s specs=("stock_module|pdcmvm.scenario=module" "stock_params|pdcmvm.scenario=params")
