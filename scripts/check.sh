@@ -209,12 +209,16 @@ check_vm() {
 	# two guests each (A the stock CM, B pdcm): what the stock CM sees of
 	# pdcm, and interoperability with rdma-core's tools
 	# (Documentation/interop.rst): pdcm passive, pdcm active, listen demux
-	# with backlog and duplicate REQs
+	# with backlog and duplicate REQs; the shims between guests
+	# (Documentation/shims.rst): SDP between two pdcm guests, kDAPL
+	# against rdma_client and rdma_server
 	VM_MEM=512 pairs "$stock/vmlinux" "$initrd" \
 		"mad_rx_peer|mad_rx_pdcm|120" \
 		"interop_rx_peer|interop_rx_pdcm|150" \
 		"interop_tx_peer|interop_tx_pdcm|150" \
-		"interop_demux_peer|interop_demux_pdcm|180"
+		"interop_demux_peer|interop_demux_pdcm|180" \
+		"shim_sdp_pair_a|shim_sdp_pair_b|150" \
+		"shim_kdapl_peer|shim_kdapl_pdcm|150"
 	# one guest each: the module, its parameters, and pdcm on both ends of
 	# rxe loopback through the test ULP's real QPs
 	local s specs=("stock_module|pdcmvm.scenario=module" "stock_params|pdcmvm.scenario=params")

@@ -3,7 +3,10 @@
  * The kDAPL commands: IAs, shared backlog groups, PSPs and RSPs whose CR
  * upcall accepts (an EP with its own RC QP), rejects or holds each CR, and
  * connects that open EPs, move data both ways and disconnect.  Every CR
- * is logged with what pdcm_dat_cr_query() gives.
+ * is logged with what pdcm_dat_cr_query() gives.  A PSP in echo mode
+ * sends each message back as it came, for peers with their own data
+ * (rdma-core's rdma_client); a connect with remote=1 talks to a passive
+ * end on another host (rdma_server, or this module there).
  */
 #include <linux/ktime.h>
 #include <linux/slab.h>
@@ -17,7 +20,7 @@
 #define ST_DAT_HELD	16
 #define ST_DAT_MAX_EPS	16
 
-enum st_dat_mode { ST_ACCEPT, ST_REJECT, ST_HOLD };
+enum st_dat_mode { ST_ACCEPT, ST_REJECT, ST_HOLD, ST_ECHO };
 
 struct st_ia {
 	struct list_head node;
@@ -40,6 +43,8 @@ struct st_sp {
 	struct pdcm_dat_sp *sp;
 	bool rsp;
 	bool used;			/* RSP: its CR came, the handle is gone */
+	u32 msgs;			/* its EPs' messages each way */
+	u32 size;			/* and their size */
 	enum st_dat_mode mode;		/* under st_lock */
 	struct pdcm_dat_cr *held[ST_DAT_HELD];	/* under st_lock */
 	unsigned int nheld;
@@ -52,6 +57,7 @@ struct st_sp {
 /* A passive EP: on st_peps from its CR on (an RSP's from the RSP on). */
 struct st_pep {
 	struct list_head node;
+	unsigned int seq;		/* 1, 2, ... in creation order */
 	char spname[ST_NAME_LEN];
 	struct pdcm_dat_ep *ep;
 	struct st_ep v;
@@ -68,6 +74,8 @@ struct st_aep {
 	ktime_t t0;
 	s64 us;
 	bool final, established, disconnected;
+	bool remote;			/* the passive end is elsewhere */
+	u32 peer_wait;			/* s to wait for the peer's DREQ */
 };
 
 static LIST_HEAD(st_ias);
@@ -75,6 +83,7 @@ static LIST_HEAD(st_groups);
 static LIST_HEAD(st_sps);
 static LIST_HEAD(st_peps);
 static unsigned int st_dat_runs;
+static unsigned int st_pep_seq;
 
 #define ST_FIND(list, type, nm) ({					\
 	type *_o, *_f = NULL;						\
@@ -125,7 +134,8 @@ static void st_dat_pep_upcall(void *data, const struct pdcm_dat_event *ev)
 	switch (ev->event_number) {
 	case PDCM_DAT_CONNECTION_EVENT_ESTABLISHED:
 		pep->established = true;
-		st_ep_send_all(&pep->v, pep->v.qp->qp_num);
+		if (!pep->v.echo)	/* echo: the peer speaks first */
+			st_ep_send_all(&pep->v, pep->v.qp->qp_num);
 		break;
 	case PDCM_DAT_CONNECTION_EVENT_DISCONNECTED:
 		pep->disconnected = true;
@@ -149,11 +159,12 @@ static struct st_pep *st_pep_create(struct st_sp *sp)
 	if (!pep)
 		return ERR_PTR(-ENOMEM);
 	strscpy(pep->spname, sp->name, sizeof(pep->spname));
-	ret = st_ep_create(&pep->v, ST_DAT_MSGS, ST_DAT_SIZE);
+	ret = st_ep_create(&pep->v, sp->msgs, sp->size);
 	if (ret) {
 		kfree(pep);
 		return ERR_PTR(ret);
 	}
+	pep->v.echo = sp->mode == ST_ECHO;
 	attr.qp_num = pep->v.qp->qp_num;
 	attr.starting_psn = pep->v.psn;
 	attr.evd.func = st_dat_pep_upcall;
@@ -166,6 +177,9 @@ static struct st_pep *st_pep_create(struct st_sp *sp)
 		return ERR_PTR(ret);
 	}
 	st_get(ST_DAT_EP);
+	mutex_lock(&st_lock);
+	pep->seq = ++st_pep_seq;
+	mutex_unlock(&st_lock);
 	return pep;
 }
 
@@ -331,7 +345,10 @@ static int st_dat_sp(int argc, char **argv, bool rsp)
 	sp->rsp = rsp;
 	mode = st_opt(argc, argv, "mode") ?: "accept";
 	sp->mode = !strcmp(mode, "reject") ? ST_REJECT :
-		   !strcmp(mode, "hold") ? ST_HOLD : ST_ACCEPT;
+		   !strcmp(mode, "hold") ? ST_HOLD :
+		   !strcmp(mode, "echo") ? ST_ECHO : ST_ACCEPT;
+	sp->msgs = st_opt_u32(argc, argv, "msgs", ST_DAT_MSGS);
+	sp->size = st_opt_u32(argc, argv, "size", ST_DAT_SIZE);
 	ret = kstrtou64(argv[3], 0, &attr.conn_qual);
 	if (ret)
 		goto err;
@@ -514,30 +531,57 @@ static bool st_dat_all_final(struct st_aep *a, u32 n)
 	return true;
 }
 
+/* The peer's DREQ, if asked to wait for it; else (or without it) ours. */
+static const char *st_dat_disconnect(struct st_aep *a, struct st_pep *pep,
+				     const char **result)
+{
+	const char *by = "peer";
+
+	if (!a->peer_wait ||
+	    !wait_event_timeout(st_wq, a->disconnected, a->peer_wait * HZ)) {
+		by = a->disconnected ? "peer" : "local";
+		pdcm_dat_ep_disconnect(a->ep);
+	}
+	if (!wait_event_timeout(st_wq, a->disconnected &&
+				(!pep || pep->disconnected), 10 * HZ))
+		*result = "disconnect_timeout";
+	return by;
+}
+
 static void st_dat_finish(unsigned int run, u32 i, struct st_aep *a)
 {
 	struct st_pep *pep = NULL;
 	const char *result = a->result ?: "no_answer";
+	const char *by = "-";
+	char tail[64];
 
-	if (a->established) {
+	if (a->established && a->remote) {
+		/* the peer has our messages once our sends complete */
+		if (!wait_event_timeout(st_wq, st_ep_rx_done(&a->v) &&
+					st_ep_tx_done(&a->v), 10 * HZ))
+			result = "data_timeout";
+		by = st_dat_disconnect(a, NULL, &result);
+	} else if (a->established) {
 		pep = st_dat_peer(a->v.qp->qp_num);
 		if (!pep)
 			result = "no_peer";
 		else if (!wait_event_timeout(st_wq, st_ep_rx_done(&a->v) &&
 					     st_ep_rx_done(&pep->v), 10 * HZ))
 			result = "data_timeout";
-		pdcm_dat_ep_disconnect(a->ep);
-		if (!wait_event_timeout(st_wq, a->disconnected &&
-					(!pep || pep->disconnected), 10 * HZ))
-			result = "disconnect_timeout";
+		by = st_dat_disconnect(a, pep, &result);
 	}
-	/* rx: messages verified by the active end / the passive end / sent */
-	st_log("dat_conn %u.%u result=%s reason=%u pdata=%s sp=%s rx=%d/%d/%u bad=%d us=%lld",
+	/*
+	 * rx: messages verified by the active end / the passive end / sent
+	 * (remote: the passive end's count is not known here: 0)
+	 */
+	snprintf(tail, sizeof(tail), "rx_bytes=%d tx=%d disconnect=%s",
+		 atomic_read(&a->v.rx_bytes), atomic_read(&a->v.tx_ok), by);
+	st_log("dat_conn %u.%u result=%s reason=%u pdata=%s sp=%s rx=%d/%d/%u bad=%d us=%lld %s",
 	       run, i, result, a->reason, a->pdata[0] ? a->pdata : "-",
 	       pep ? pep->spname : "-", atomic_read(&a->v.rx_ok),
 	       pep ? atomic_read(&pep->v.rx_ok) : 0, a->v.msgs,
-	       atomic_read(&a->v.tx_bad) +
-	       (pep ? atomic_read(&pep->v.tx_bad) : 0), a->us);
+	       atomic_read(&a->v.tx_bad) + atomic_read(&a->v.rx_bad) +
+	       (pep ? atomic_read(&pep->v.tx_bad) : 0), a->us, tail);
 	if (a->ep) {
 		pdcm_dat_ep_free(a->ep);
 		st_put(ST_DAT_EP);
@@ -559,7 +603,8 @@ static int st_dat_connect(int argc, char **argv)
 	struct st_ia *sia;
 	struct st_aep *a;
 	unsigned int run;
-	u32 n, i, tmo;
+	u32 n, i, tmo, msgs, size;
+	bool remote, noverify;
 	char pd[24];
 	u64 qual;
 	int ret;
@@ -569,6 +614,10 @@ static int st_dat_connect(int argc, char **argv)
 		return -EINVAL;
 	n = st_opt_u32(argc, argv, "count", 1);
 	tmo = st_opt_u32(argc, argv, "timeout", 30);
+	msgs = st_opt_u32(argc, argv, "msgs", ST_DAT_MSGS);
+	size = st_opt_u32(argc, argv, "size", ST_DAT_SIZE);
+	remote = st_opt_u32(argc, argv, "remote", 0);
+	noverify = !st_opt_u32(argc, argv, "verify", 1);
 	if (!n || n > ST_DAT_MAX_EPS)
 		return -EINVAL;
 	mutex_lock(&st_lock);
@@ -584,11 +633,14 @@ static int st_dat_connect(int argc, char **argv)
 	st_get(ST_RUN);
 	for (i = 0; i < n; i++) {
 		a[i].result = "setup_error";
-		ret = st_ep_create(&a[i].v, ST_DAT_MSGS, ST_DAT_SIZE);
+		a[i].remote = remote;
+		a[i].peer_wait = st_opt_u32(argc, argv, "peer_disconnect", 0);
+		ret = st_ep_create(&a[i].v, msgs, size);
 		if (ret) {
 			a[i].final = true;
 			continue;
 		}
+		a[i].v.noverify = noverify;
 		attr.qp_num = a[i].v.qp->qp_num;
 		attr.starting_psn = a[i].v.psn;
 		attr.evd.func = st_dat_aep_upcall;
@@ -682,11 +734,12 @@ void st_dat_close(void)
 }
 
 /**
- * st_dat_show() - the service points (st_lock held)
+ * st_dat_show() - the service points and passive EPs (st_lock held)
  * @m: results
  */
 void st_dat_show(struct seq_file *m)
 {
+	struct st_pep *pep;
 	struct st_sp *sp;
 
 	list_for_each_entry(sp, &st_sps, node)
@@ -694,4 +747,13 @@ void st_dat_show(struct seq_file *m)
 			   sp->name, atomic_read(&sp->crs),
 			   atomic_read(&sp->accepted),
 			   atomic_read(&sp->rejected), sp->nheld);
+	list_for_each_entry(pep, &st_peps, node)
+		seq_printf(m, "pep %u sp=%s established=%d disconnected=%d failed=%d rx=%d/%u rx_bytes=%d rx_bad=%d tx=%d tx_bad=%d\n",
+			   pep->seq, pep->spname, READ_ONCE(pep->established),
+			   READ_ONCE(pep->disconnected), READ_ONCE(pep->failed),
+			   atomic_read(&pep->v.rx_ok), pep->v.msgs,
+			   atomic_read(&pep->v.rx_bytes),
+			   atomic_read(&pep->v.rx_bad),
+			   atomic_read(&pep->v.tx_ok),
+			   atomic_read(&pep->v.tx_bad));
 }

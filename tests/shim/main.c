@@ -11,20 +11,30 @@
  *   sdp_listen NAME ADDR PORT [backlog=N] [adverts=N]
  *   sdp_unlisten NAME
  *   sdp_connect DST PORT [src=IP] [msgs=N] [size=N] [adverts=N]
- *	  [desrem=N] [timeout=S]
+ *	  [desrem=N] [timeout=S] [remote=1]
  *   ia NAME ADDR
  *   group NAME LIMIT
  *   psp NAME IA QUAL [group=G] [backlog=N] [rej_overflow=1]
- *	  [mode=accept|reject|hold]
+ *	  [mode=accept|reject|hold|echo] [msgs=N] [size=N]
  *   rsp NAME IA QUAL
  *   sp_mode NAME accept|reject	  also answers the CRs held so far
  *   sp_free NAME
- *   dat_connect IA DST QUAL [count=N] [timeout=S]
+ *   dat_connect IA DST QUAL [count=N] [timeout=S] [msgs=N] [size=N]
+ *	  [verify=0] [remote=1] [peer_disconnect=S]
  *   close			  free everything, keep the log
  *
  * A connect command blocks until its connections are set up, have moved
  * data both ways and are disconnected (or failed), and logs one line per
  * connection.  The device is the module parameter dev (rxe0).
+ *
+ * remote=1: the passive end is on another host.  The connect waits for
+ * its own messages to arrive and its sends to complete (the peer has
+ * them), instead of looking at the local passive end.  The passive ends
+ * stay listed in results (sdp_pconn, pep lines) until close.
+ * peer_disconnect=S: wait up to S seconds for the peer's DREQ before
+ * sending one.  mode=echo: each message is sent back as it came, not
+ * verified (rdma_client's).  verify=0: a message of the right size
+ * counts (rdma_server's own data).
  */
 #include <linux/debugfs.h>
 #include <linux/inet.h>
@@ -237,17 +247,55 @@ static bool st_verify(const void *buf, u32 len)
 	return true;
 }
 
+static void st_send_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/* Send what @b received back, from its send buffer, with its length. */
+static void st_echo(struct st_ep *ep, struct st_buf *b, u32 len)
+{
+	struct st_buf *s = &ep->bufs[ep->msgs + (b - ep->bufs)];
+	struct ib_sge sge = {
+		.addr = s->dma,
+		.length = len,
+		.lkey = ep->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe = &s->cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+
+	memcpy(s->va, b->va, len);
+	s->cqe.done = st_send_done;
+	ib_dma_sync_single_for_device(st_dev, s->dma, ep->size,
+				      DMA_BIDIRECTIONAL);
+	if (ib_post_send(ep->qp, &wr, NULL))
+		atomic_inc(&ep->tx_bad);
+}
+
 static void st_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct st_buf *b = container_of(wc->wr_cqe, struct st_buf, cqe);
 	struct st_ep *ep = b->ep;
+	bool ok;
 
 	ib_dma_sync_single_for_cpu(cq->device, b->dma, ep->size,
 				   DMA_BIDIRECTIONAL);
-	if (wc->status == IB_WC_SUCCESS && st_verify(b->va, wc->byte_len))
-		atomic_inc(&ep->rx_ok);
-	else if (wc->status != IB_WC_WR_FLUSH_ERR)
+	if (wc->status == IB_WC_SUCCESS) {
+		atomic_add(wc->byte_len, &ep->rx_bytes);
+		if (ep->echo)
+			ok = true;
+		else if (ep->noverify)
+			ok = wc->byte_len == ep->size;
+		else
+			ok = st_verify(b->va, wc->byte_len);
+		atomic_inc(ok ? &ep->rx_ok : &ep->rx_bad);
+		if (ep->echo)
+			st_echo(ep, b, wc->byte_len);
+	} else if (wc->status != IB_WC_WR_FLUSH_ERR) {
 		atomic_inc(&ep->rx_bad);
+	}
 	wake_up_all(&st_wq);
 }
 
@@ -456,6 +504,18 @@ int st_ep_send_all(struct st_ep *ep, u32 tag)
 bool st_ep_rx_done(struct st_ep *ep)
 {
 	return atomic_read(&ep->rx_ok) + atomic_read(&ep->rx_bad) >=
+	       ep->msgs;
+}
+
+/**
+ * st_ep_tx_done() - has every send completed (or failed)?
+ * @ep: the endpoint
+ *
+ * Return: true when tx_ok + tx_bad reached @ep->msgs.
+ */
+bool st_ep_tx_done(struct st_ep *ep)
+{
+	return atomic_read(&ep->tx_ok) + atomic_read(&ep->tx_bad) >=
 	       ep->msgs;
 }
 

@@ -4,6 +4,9 @@
  * up an SDP connection on RC QPs, move data both ways and disconnect.
  * The passive side sizes its QP from the Hello (bufs messages of
  * localrcvsz bytes) and answers a Hello Ack with the listener's adverts.
+ * Passive connections are listed in results (sdp_pconn) until the local
+ * connect that made them frees them, or until close when the active end
+ * is on another host (sdp_connect remote=1).
  */
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -23,6 +26,7 @@ struct st_sdp_listener {
 /* A passive connection: on st_sdp_pconns from its request on. */
 struct st_sdp_pconn {
 	struct list_head node;
+	unsigned int seq;		/* 1, 2, ... in request order */
 	struct pdcm_sdp_conn *conn;
 	char lname[ST_NAME_LEN];
 	struct pdcm_sdp_conn_info info;	/* copied at the request */
@@ -41,6 +45,7 @@ struct st_sdp_aconn {
 static LIST_HEAD(st_sdp_listeners);
 static LIST_HEAD(st_sdp_pconns);
 static unsigned int st_sdp_runs;
+static unsigned int st_sdp_pconn_seq;
 static atomic_t st_sdp_sport = ATOMIC_INIT(0);
 
 static int st_sdp_modify(struct pdcm_sdp_conn *conn, struct st_ep *ep,
@@ -81,6 +86,7 @@ static int st_sdp_request(struct pdcm_sdp_conn *conn,
 	st_get(ST_SDP_CONN);
 	pdcm_sdp_set_context(conn, pc);
 	mutex_lock(&st_lock);
+	pc->seq = ++st_sdp_pconn_seq;
 	list_add_tail(&pc->node, &st_sdp_pconns);
 	mutex_unlock(&st_lock);
 	/* rdma_cm's order: RTR and RTS before the Hello Ack goes out */
@@ -280,7 +286,8 @@ static void st_sdp_log(unsigned int run, const struct sockaddr_storage *dst,
 		       const char *result, struct st_sdp_aconn *ac,
 		       struct st_sdp_pconn *pc)
 {
-	const struct pdcm_sdp_conn_info *a = &ac->info, *p = &pc->info;
+	const struct pdcm_sdp_conn_info *a = &ac->info;
+	const struct pdcm_sdp_conn_info *p = pc ? &pc->info : NULL;
 	char *buf = kmalloc(512, GFP_KERNEL);
 	int n = 0;
 
@@ -289,22 +296,28 @@ static void st_sdp_log(unsigned int run, const struct sockaddr_storage *dst,
 	n += scnprintf(buf + n, 512 - n, "sdp_conn %u dst=%pISpc result=%s",
 		       run, dst, result);
 	n += scnprintf(buf + n, 512 - n, " listener=%s a_local=%pISpc",
-		       pc->lname, &a->local);
+		       pc ? pc->lname : "remote", &a->local);
 	n += scnprintf(buf + n, 512 - n, " a_peer=%pISpc a_peer_bufs=%u",
 		       &a->peer, a->peer_bufs);
 	n += scnprintf(buf + n, 512 - n, " a_peer_adverts=%u a_peer_rcvsz=%u",
 		       a->peer_max_adverts, a->peer_rcvsz);
-	n += scnprintf(buf + n, 512 - n, " p_local=%pISpc p_peer=%pISpc",
-		       &p->local, &p->peer);
-	n += scnprintf(buf + n, 512 - n, " p_peer_bufs=%u p_peer_adverts=%u",
-		       p->peer_bufs, p->peer_max_adverts);
-	n += scnprintf(buf + n, 512 - n, " p_peer_desrem=%u p_peer_rcvsz=%u",
-		       p->peer_desremrcvsz, p->peer_rcvsz);
-	n += scnprintf(buf + n, 512 - n, " a_rx=%d/%u p_rx=%d/%u tx_bad=%d",
+	if (pc) {
+		n += scnprintf(buf + n, 512 - n, " p_local=%pISpc p_peer=%pISpc",
+			       &p->local, &p->peer);
+		n += scnprintf(buf + n, 512 - n,
+			       " p_peer_bufs=%u p_peer_adverts=%u",
+			       p->peer_bufs, p->peer_max_adverts);
+		n += scnprintf(buf + n, 512 - n,
+			       " p_peer_desrem=%u p_peer_rcvsz=%u",
+			       p->peer_desremrcvsz, p->peer_rcvsz);
+		n += scnprintf(buf + n, 512 - n, " p_rx=%d/%u",
+			       atomic_read(&pc->ep.rx_ok), pc->ep.msgs);
+	}
+	n += scnprintf(buf + n, 512 - n, " a_rx=%d/%u a_tx=%d/%u tx_bad=%d",
 		       atomic_read(&ac->ep.rx_ok), ac->ep.msgs,
-		       atomic_read(&pc->ep.rx_ok), pc->ep.msgs,
+		       atomic_read(&ac->ep.tx_ok), ac->ep.msgs,
 		       atomic_read(&ac->ep.tx_bad) +
-		       atomic_read(&pc->ep.tx_bad));
+		       (pc ? atomic_read(&pc->ep.tx_bad) : 0));
 	st_log("%s", buf);
 	kfree(buf);
 }
@@ -319,6 +332,7 @@ static int st_sdp_connect(int argc, char **argv)
 	u32 msgs, size, tmo;
 	unsigned int run;
 	u16 port, sport;
+	bool remote;
 	int ret;
 
 	if (argc < 3 || kstrtou16(argv[2], 0, &port) ||
@@ -330,6 +344,7 @@ static int st_sdp_connect(int argc, char **argv)
 	msgs = st_opt_u32(argc, argv, "msgs", 4);
 	size = st_opt_u32(argc, argv, "size", 1024);
 	tmo = st_opt_u32(argc, argv, "timeout", 20);
+	remote = st_opt_u32(argc, argv, "remote", 0);
 	ac = kzalloc(sizeof(*ac), GFP_KERNEL);
 	if (!ac)
 		return -ENOMEM;
@@ -370,6 +385,11 @@ static int st_sdp_connect(int argc, char **argv)
 		result = "rej";
 	} else if (ac->error) {
 		result = "error";
+	} else if (remote) {
+		/* the peer has our messages once our sends complete */
+		if (!ST_WAIT(st_ep_rx_done(&ac->ep) &&
+			     st_ep_tx_done(&ac->ep), 10))
+			result = "data_timeout";
 	} else {
 		pc = st_sdp_peer(ac->ep.qp->qp_num);
 		if (!pc)
@@ -385,7 +405,7 @@ static int st_sdp_connect(int argc, char **argv)
 		else if (!ST_WAIT(ac->closed && (!pc || pc->closed), 20))
 			result = "timewait_timeout";
 	}
-	if (pc)
+	if (pc || (remote && ac->connected))
 		st_sdp_log(run, &dst, result, ac, pc);
 	else
 		st_log("sdp_conn %u dst=%pISpc result=%s status=%d", run,
@@ -444,18 +464,35 @@ void st_sdp_close(void)
 }
 
 /**
- * st_sdp_show() - the listeners and the shim's counters (st_lock held)
+ * st_sdp_show() - listeners, passive connections, the shim's counters
+ *	(st_lock held)
  * @m: results
  */
 void st_sdp_show(struct seq_file *m)
 {
 	struct st_sdp_listener *sl;
+	struct st_sdp_pconn *pc;
 	struct pdcm_sdp_stats s;
 
 	list_for_each_entry(sl, &st_sdp_listeners, node)
 		seq_printf(m, "sdp_listener %s reqs=%d accepted=%d\n",
 			   sl->name, atomic_read(&sl->reqs),
 			   atomic_read(&sl->accepted));
+	list_for_each_entry(pc, &st_sdp_pconns, node) {
+		const struct pdcm_sdp_conn_info *p = &pc->info;
+
+		seq_printf(m, "sdp_pconn %u listener=%s p_local=%pISpc p_peer=%pISpc",
+			   pc->seq, pc->lname, &p->local, &p->peer);
+		seq_printf(m, " p_peer_bufs=%u p_peer_adverts=%u p_peer_desrem=%u p_peer_rcvsz=%u",
+			   p->peer_bufs, p->peer_max_adverts,
+			   p->peer_desremrcvsz, p->peer_rcvsz);
+		seq_printf(m, " p_rx=%d/%u p_tx=%d/%u rx_bad=%d tx_bad=%d connected=%d disconnected=%d closed=%d\n",
+			   atomic_read(&pc->ep.rx_ok), pc->ep.msgs,
+			   atomic_read(&pc->ep.tx_ok), pc->ep.msgs,
+			   atomic_read(&pc->ep.rx_bad),
+			   atomic_read(&pc->ep.tx_bad), READ_ONCE(pc->connected),
+			   READ_ONCE(pc->disconnected), READ_ONCE(pc->closed));
+	}
 	pdcm_sdp_get_stats(&s);
 	seq_printf(m, "sdp_stats requests=%llu accepted=%llu rejected=%llu malformed=%llu no_listener=%llu bad_hello_ack=%llu\n",
 		   s.requests, s.accepted, s.rejected, s.malformed,

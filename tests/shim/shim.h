@@ -77,8 +77,13 @@ struct st_buf {
  * @msgs: messages each way
  * @size: bytes per message
  * @psn: the QP's starting PSN
- * @rx_ok: messages received and verified
+ * @echo: send every message received back, unverified, from a send
+ *	buffer (the peer's data is its own: rdma-core's tools)
+ * @noverify: a message of @size bytes counts as verified (peers that
+ *	send their own data)
+ * @rx_ok: messages received and verified (echoed, with @echo)
  * @rx_bad: receives that failed or did not verify
+ * @rx_bytes: bytes received successfully
  * @tx_ok: sends completed
  * @tx_bad: sends that failed
  */
@@ -91,8 +96,11 @@ struct st_ep {
 	u32 msgs;
 	u32 size;
 	u32 psn;
+	bool echo;
+	bool noverify;
 	atomic_t rx_ok;
 	atomic_t rx_bad;
+	atomic_t rx_bytes;
 	atomic_t tx_ok;
 	atomic_t tx_bad;
 };
@@ -102,6 +110,7 @@ void st_ep_destroy(struct st_ep *ep);
 int st_ep_post_recvs(struct st_ep *ep);
 int st_ep_send_all(struct st_ep *ep, u32 tag);
 bool st_ep_rx_done(struct st_ep *ep);
+bool st_ep_tx_done(struct st_ep *ep);
 int st_ep_modify(struct st_ep *ep, struct ib_qp_attr *attr, int mask);
 
 int st_device(void);

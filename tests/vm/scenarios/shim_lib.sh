@@ -9,6 +9,8 @@
 #                           starts with PREFIX ("sdp_conn 1 ")
 #   st_is PREFIX FIELD V    that value is V (prints the line if not)
 #   st_idle                 every "live" counter is 0
+#   st_last PREFIX          the number of the last results line starting
+#                           with PREFIX ("sdp_conn" -> 7)
 . /pdcm/scenarios/ulp_lib.sh
 
 ST=/sys/kernel/debug/pdcm_shim
@@ -25,24 +27,43 @@ st_idle() { dbg_idle "$ST"; }
 
 st_note() { dbg_note "$ST" "$@"; }
 
+st_last() {
+	grep "^$1 " "$ST/results" | tail -n 1 | cut -d' ' -f2
+}
+
 has_gid() {	# has_gid 0a00000b
 	cat /sys/class/infiniband/rxe0/ports/1/gids/* 2>/dev/null |
 		grep -q "ffff:$(echo "$1" | cut -c1-4):$(echo "$1" | cut -c5-8)"
 }
 
-# rxe0 with 10.0.0.11 and .12 beside $VM_IP, pdcm, the shims, the driver.
+ip_hex() {	# ip_hex 10.0.0.11 -> 0a00000b
+	printf '%02x%02x%02x%02x' $(echo "$1" | tr . ' ')
+}
+
+has_gids() {	# has_gids ADDR...: rxe0 has a RoCE GID for each
+	for _a in "$@"; do
+		has_gid "$(ip_hex "$_a")" || return 1
+	done
+}
+
+# st_setup SUITE [ADDR...]: rxe0 with the ADDRs (default 10.0.0.11 and
+# .12; $VM_IP alone: none) beside $VM_IP, each with its GID; pdcm, the
+# shims, the driver.
 st_setup() {
+	_st_suite=$1
+	shift
+	[ $# -gt 0 ] || set -- 10.0.0.11 10.0.0.12
 	echo 30 >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 	net_up
 	rxe_add rxe0 eth0
-	suite_begin "$1"
+	suite_begin "$_st_suite"
 	check load_ib_pdcm modprobe ib_pdcm
 	check port_claimed wait_for "grep -q '^rxe0 1 claimed' /sys/kernel/debug/pdcm/ports" 5
 	check load_shim_test modprobe pdcm_shim_test
-	for a in 11 12; do
-		ip addr add 10.0.0.$a/24 dev eth0
+	for a in "$@"; do
+		[ "$a" = "$VM_IP" ] || ip addr add "$a/24" dev eth0
 	done
-	check gids_for_all_addresses wait_for "has_gid 0a00000b && has_gid 0a00000c" 10
+	check gids_for_all_addresses wait_for "has_gids $VM_IP $*" 10
 	res0=$(rdma_res)
 }
 
