@@ -182,6 +182,9 @@ check_vm() {
 		interop_rx_pdcm "pdcmvm.scenario=interop_rx_pdcm" "$stock/vmlinux" "$initrd" 150
 	VM_MEM=512 guest_pair interop_tx_peer "pdcmvm.scenario=interop_tx_peer" \
 		interop_tx_pdcm "pdcmvm.scenario=interop_tx_pdcm" "$stock/vmlinux" "$initrd" 150
+	# rping both ways: RDMA READ/WRITE with rping's buffer advertisements
+	VM_MEM=512 guest_pair interop_rping_peer "pdcmvm.scenario=interop_rping_peer" \
+		interop_rping_pdcm "pdcmvm.scenario=interop_rping_pdcm" "$stock/vmlinux" "$initrd" 150
 	# one guest each: the module, its parameters, and pdcm on both ends of
 	# rxe loopback through the test ULP's real QPs
 	local s specs=("stock_module|pdcmvm.scenario=module" "stock_params|pdcmvm.scenario=params")
