@@ -619,6 +619,8 @@ static int ulp_exec(int argc, char **argv)
 		ret = ulp_cmd_listen(o);
 	} else if (!strcmp(cmd, "destroy_listener")) {
 		ret = o->npos == 2 ? ulp_destroy_listener(o->pos[1]) : -EINVAL;
+		if (ret == -ENOENT)
+			ret = ulp_rping_destroy_listener(o->pos[1]);
 	} else if (!strcmp(cmd, "sidr_listen")) {
 		ret = ulp_cmd_sidr_listen(o);
 	} else if (!strcmp(cmd, "rping_listen")) {

@@ -899,6 +899,34 @@ static void ulp_rlistener_close(struct ulp_rlistener *l)
 }
 
 /**
+ * ulp_rping_destroy_listener() - destroy rping listener @name
+ * @name: the listener
+ *
+ * Its connections go first (pdcm sends DREQ on the established ones);
+ * its results line stays, with state=destroyed.
+ *
+ * Context: process, ctl serialised.
+ * Return: 0, or -ENOENT if no live rping listener has that name.
+ */
+int ulp_rping_destroy_listener(const char *name)
+{
+	struct ulp_rlistener *l;
+
+	mutex_lock(&ulp_lock);
+	l = ulp_rlistener_find(name);
+	if (l && l->dying)
+		l = NULL;
+	if (l)
+		kref_get(&l->ref);
+	mutex_unlock(&ulp_lock);
+	if (!l)
+		return -ENOENT;
+	ulp_rlistener_close(l);
+	ulp_rlistener_put(l);
+	return 0;
+}
+
+/**
  * ulp_rping_destroy_all() - close every rping listener, keep the records
  *
  * Context: process, ctl serialised.

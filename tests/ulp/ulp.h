@@ -246,6 +246,7 @@ int ulp_sidr(const struct ulp_connect_args *a);
 
 int ulp_rping_listen(const char *name, __be64 sid, const char *addr,
 		     struct ib_device *dev, u32 port, u32 backlog, u32 size);
+int ulp_rping_destroy_listener(const char *name);
 int ulp_rping(const struct ulp_connect_args *a);
 void ulp_rping_destroy_all(void);
 void ulp_rping_free_all(void);
