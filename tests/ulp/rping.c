@@ -122,6 +122,7 @@ struct ulp_rconn {
 	u32 size;			/* of each buffer */
 	spinlock_t lock;		/* @closing vs. posting and queueing */
 	bool closing;
+	bool stopped;			/* under @lock: ulp_rping_stop() ran */
 	bool detached;			/* server, under ulp_lock: a close owns it */
 	bool established;		/* server: pdcm handler only */
 	struct work_struct dreq_work;
@@ -239,6 +240,7 @@ static void ulp_rping_stop(struct ulp_rconn *rc, bool failed)
 	if (failed && rc->l)
 		atomic_inc(&rc->l->errors);
 	spin_lock_irqsave(&rc->lock, flags);
+	rc->stopped = true;
 	if (!rc->closing)
 		queue_work(ulp_wq, &rc->dreq_work);
 	spin_unlock_irqrestore(&rc->lock, flags);
@@ -501,7 +503,11 @@ static void ulp_rping_dreq_work(struct work_struct *work)
 	int ret;
 
 	if (!run) {
-		/* A server stops only on errors, which are counted already. */
+		/*
+		 * A server stops only on errors, which are counted already.
+		 * The first advertisement may come before the RTU: then this
+		 * DREQ fails and the RTU's handler sends it.
+		 */
 		pdcm_send_dreq(rc->id, NULL, 0);
 		return;
 	}
@@ -707,6 +713,8 @@ static int ulp_rping_passive_handler(struct pdcm_id *id,
 {
 	struct ulp_rconn *rc = id->context;
 	struct ulp_rlistener *l;
+	unsigned long flags;
+	bool stopped;
 
 	if (ev->event == PDCM_REQ_RECEIVED)
 		return ulp_rping_req(id, ev);
@@ -719,10 +727,15 @@ static int ulp_rping_passive_handler(struct pdcm_id *id,
 	switch (ev->event) {
 	case PDCM_RTU_RECEIVED:
 	case PDCM_USER_ESTABLISHED:
-		if (!rc->established) {
-			rc->established = true;
-			atomic_inc(&l->established);
-		}
+		if (rc->established)
+			return 0;
+		rc->established = true;
+		atomic_inc(&l->established);
+		spin_lock_irqsave(&rc->lock, flags);
+		stopped = rc->stopped && !rc->closing;
+		spin_unlock_irqrestore(&rc->lock, flags);
+		if (stopped)	/* see ulp_rping_dreq_work() */
+			pdcm_send_dreq(id, NULL, 0);
 		return 0;
 	case PDCM_DREQ_RECEIVED:
 		atomic_inc(&l->dreq);
