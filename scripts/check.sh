@@ -188,7 +188,7 @@ check_kunit() {
 	# the suites, then the module and connection scenarios under KASAN,
 	# lockdep and panic_on_warn
 	local s specs=("kunit|$dbg pdcmvm.scenario=kunit" "kunit_module|$dbg pdcmvm.scenario=module")
-	for s in ulp_rc ulp_sidr ulp_rej ulp_leak shim_sdp shim_kdapl; do
+	for s in ulp_rc ulp_sidr ulp_rej ulp_leak ulp_rping shim_sdp shim_kdapl; do
 		specs+=("kunit_$s|$dbg pdcmvm.scenario=$s")
 	done
 	guests "$bz" "$initrd" 600 "${specs[@]}"
@@ -209,7 +209,8 @@ check_vm() {
 	# two guests each (A the stock CM, B pdcm): what the stock CM sees of
 	# pdcm, and interoperability with rdma-core's tools
 	# (Documentation/interop.rst): pdcm passive, pdcm active, listen demux
-	# with backlog and duplicate REQs; the shims between guests
+	# with backlog and duplicate REQs, rping both ways (RDMA READ/WRITE
+	# with rping's buffer advertisements); the shims between guests
 	# (Documentation/shims.rst): SDP between two pdcm guests, kDAPL
 	# against rdma_client and rdma_server
 	VM_MEM=512 pairs "$stock/vmlinux" "$initrd" \
@@ -218,11 +219,12 @@ check_vm() {
 		"interop_tx_peer|interop_tx_pdcm|150" \
 		"interop_demux_peer|interop_demux_pdcm|180" \
 		"shim_sdp_pair_a|shim_sdp_pair_b|150" \
-		"shim_kdapl_peer|shim_kdapl_pdcm|150"
+		"shim_kdapl_peer|shim_kdapl_pdcm|150" \
+		"interop_rping_peer|interop_rping_pdcm|150"
 	# one guest each: the module, its parameters, and pdcm on both ends of
 	# rxe loopback through the test ULP's real QPs
 	local s specs=("stock_module|pdcmvm.scenario=module" "stock_params|pdcmvm.scenario=params")
-	for s in ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_demo trace shim_sdp shim_kdapl; do
+	for s in ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_rping ulp_demo trace shim_sdp shim_kdapl; do
 		specs+=("stock_$s|pdcmvm.scenario=$s")
 	done
 	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 180 "${specs[@]}"

@@ -18,6 +18,10 @@
  *   sidr_listen SID [dev=NAME] [port=N] [qkey=N] [verify=0|1]
  *   sidr SID DST [SRC] [size=N] [dev=NAME] [port=N] [timeout=S]
  *	  [retries=N] [qkey=N] [verify=0|1]
+ *   rping_listen NAME SID ADDR|ipv4|ipv6|any [dev=NAME|all] [port=N]
+ *	  [backlog=N] [size=N]
+ *   rping SID DST [SRC] [count=N] [size=N] [dev=NAME] [port=N]
+ *	  [timeout=S] [cm_timeout=N] [retries=N]
  *   close	destroy every id and verbs object; keep the results
  *   reset	close, then forget the results
  *
@@ -78,6 +82,7 @@ static const char *const ulp_obj_names[ULP_OBJ_NR] = {
 	[ULP_OBJ_QP] = "qps",
 	[ULP_OBJ_AH] = "ahs",
 	[ULP_OBJ_BUF] = "bufs",
+	[ULP_OBJ_MR] = "mrs",
 	[ULP_OBJ_RUN] = "runs",
 };
 
@@ -174,6 +179,7 @@ static int ulp_results_show(struct seq_file *m, void *unused)
 	ulp_show_sidr_listeners(m);
 	list_for_each_entry(rec, &ulp_records, node)
 		ulp_show_record(m, rec);
+	ulp_show_rping(m);
 	mutex_unlock(&ulp_lock);
 	seq_puts(m, "live");
 	for (i = 0; i < ULP_OBJ_NR; i++)
@@ -235,6 +241,7 @@ static void ulp_close_all(void)
 		pr_warn("pdcm_ulp: runs still going after 60 s\n");
 	ulp_destroy_all_listeners();
 	ulp_sidr_destroy_all();
+	ulp_rping_destroy_all();
 }
 
 static void ulp_remove_one(struct ib_device *ibdev, void *client_data)
@@ -280,7 +287,7 @@ static struct ib_device *ulp_find_dev(const char *name)
 struct ulp_opts {
 	const char *dev, *src, *mode, *from;
 	u32 port, msgs, size, backlog, timeout, cm_timeout, retries, timewait;
-	u32 verify, qkey, delay, mra, mra_delay, peer_disc;
+	u32 verify, qkey, count, delay, mra, mra_delay, peer_disc;
 	const char *pos[ULP_MAX_ARGS];	/* positional words */
 	int npos;
 };
@@ -354,6 +361,7 @@ static int ulp_parse_opts(int argc, char **argv, struct ulp_opts *o)
 		{ "timewait", offsetof(struct ulp_opts, timewait) },
 		{ "verify", offsetof(struct ulp_opts, verify) },
 		{ "qkey", offsetof(struct ulp_opts, qkey) },
+		{ "count", offsetof(struct ulp_opts, count) },
 		{ "delay", offsetof(struct ulp_opts, delay) },
 		{ "mra", offsetof(struct ulp_opts, mra) },
 		{ "mra_delay", offsetof(struct ulp_opts, mra_delay) },
@@ -506,6 +514,48 @@ static int ulp_cmd_connect(struct ulp_opts *o, bool sidr)
 	return ret;
 }
 
+/* rping SID DST [SRC] ...: one rping client connection, count= pings. */
+static int ulp_cmd_rping(struct ulp_opts *o)
+{
+	struct ulp_connect_args a = {};
+	int ret;
+
+	ret = ulp_parse_active(o, 1, &a);
+	if (ret)
+		return ret;
+	a.count = 1;
+	a.msgs = o->count ?: 10;
+	if (!o->size)
+		a.size = 64;	/* rping's default */
+	if (a.size < ULP_RPING_MIN_SIZE || a.size > ULP_RPING_MAX_SIZE ||
+	    a.msgs > ULP_RPING_MAX_COUNT)
+		return -EINVAL;
+	ret = ulp_run_begin(&a, o->dev);
+	if (ret)
+		return ret;
+	ret = ulp_rping(&a);
+	ulp_run_end();
+	return ret;
+}
+
+static int ulp_cmd_rping_listen(struct ulp_opts *o)
+{
+	struct ib_device *dev = NULL;
+	__be64 sid;
+
+	if (o->npos != 4 || ulp_parse_sid(o->pos[2], &sid))
+		return -EINVAL;
+	if (o->dev && strcmp(o->dev, "all")) {
+		mutex_lock(&ulp_lock);
+		dev = ulp_find_dev(o->dev);
+		mutex_unlock(&ulp_lock);
+		if (!dev)
+			return -ENODEV;
+	}
+	return ulp_rping_listen(o->pos[1], sid, o->pos[3], dev, o->port,
+				o->backlog, o->size);
+}
+
 static int ulp_cmd_listen(struct ulp_opts *o)
 {
 	static const char *const modes[] = {
@@ -583,18 +633,27 @@ static int ulp_exec(int argc, char **argv)
 		ret = ulp_cmd_connect(o, cmd[0] == 's');
 		goto out;
 	}
+	if (!strcmp(cmd, "rping")) {
+		ret = ulp_cmd_rping(o);
+		goto out;
+	}
 	mutex_lock(&ulp_ctl_mutex);
 	if (!strcmp(cmd, "listen")) {
 		ret = ulp_cmd_listen(o);
 	} else if (!strcmp(cmd, "destroy_listener")) {
 		ret = o->npos == 2 ? ulp_destroy_listener(o->pos[1]) : -EINVAL;
+		if (ret == -ENOENT)
+			ret = ulp_rping_destroy_listener(o->pos[1]);
 	} else if (!strcmp(cmd, "sidr_listen")) {
 		ret = ulp_cmd_sidr_listen(o);
+	} else if (!strcmp(cmd, "rping_listen")) {
+		ret = ulp_cmd_rping_listen(o);
 	} else if (!strcmp(cmd, "close") || !strcmp(cmd, "reset")) {
 		ulp_close_all();
 		if (cmd[0] == 'r') {
 			ulp_free_listeners();
 			ulp_sidr_free_all();
+			ulp_rping_free_all();
 			ulp_records_free();
 		}
 	} else {
@@ -673,6 +732,7 @@ static void __exit ulp_exit(void)
 	ulp_close_all();
 	ulp_free_listeners();
 	ulp_sidr_free_all();
+	ulp_rping_free_all();
 	ulp_records_free();
 	mutex_unlock(&ulp_ctl_mutex);
 	ib_unregister_client(&ulp_client);

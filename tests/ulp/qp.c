@@ -38,11 +38,14 @@ static void ulp_res_free_bufs(struct ulp_qpres *r)
  * @r: the resources
  *
  * The QP goes first, then the CQ (ib_free_cq() waits for a running
- * completion handler and drops unpolled completions), then the buffers.
- * Callers make sure nothing posts to the QP any more.
+ * completion handler and drops unpolled completions), then the MRs in
+ * @r->mrs, the buffers and the PD.  Callers make sure nothing posts to the
+ * QP any more.
  */
 void ulp_res_destroy(struct ulp_qpres *r)
 {
+	unsigned int i;
+
 	if (r->qp) {
 		ib_destroy_qp(r->qp);
 		r->qp = NULL;
@@ -52,6 +55,13 @@ void ulp_res_destroy(struct ulp_qpres *r)
 		ib_free_cq(r->cq);
 		r->cq = NULL;
 		ulp_put(ULP_OBJ_CQ);
+	}
+	for (i = 0; i < ULP_RES_MRS; i++) {
+		if (!r->mrs[i])
+			continue;
+		ib_dereg_mr(r->mrs[i]);
+		r->mrs[i] = NULL;
+		ulp_put(ULP_OBJ_MR);
 	}
 	if (r->bufs)
 		ulp_res_free_bufs(r);

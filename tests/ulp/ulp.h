@@ -3,7 +3,8 @@
  * pdcm_ulp: a test ULP for pdcm, driven from debugfs.  Shared declarations
  * of its parts: ctl.c (module, devices, debugfs, command parsing), qp.c
  * (verbs resources and the data pattern), passive.c (listeners), active.c
- * (connection runs) and sidr.c (SIDR over UD).
+ * (connection runs), sidr.c (SIDR over UD) and rping.c (rdma-core's rping
+ * protocol, both roles).
  */
 #ifndef _PDCM_ULP_H
 #define _PDCM_ULP_H
@@ -41,6 +42,7 @@ enum ulp_obj {
 	ULP_OBJ_QP,
 	ULP_OBJ_AH,
 	ULP_OBJ_BUF,		/* DMA-mapped message buffers */
+	ULP_OBJ_MR,		/* fast-registration MRs (rping) */
 	ULP_OBJ_RUN,		/* connect / sidr commands in progress */
 	ULP_OBJ_NR
 };
@@ -97,6 +99,12 @@ struct ulp_buf {
 	struct ib_ah *ah;	/* UD echo in flight from this buffer */
 };
 
+#define ULP_RES_MRS	2
+
+/*
+ * @mrs: MRs the owner allocated on @pd (ULP_OBJ_MR each); ulp_res_destroy()
+ * deregisters them once the QP and the CQ are gone, before the PD.
+ */
 struct ulp_qpres {
 	struct ib_device *dev;
 	u32 port;
@@ -105,6 +113,7 @@ struct ulp_qpres {
 	struct ib_qp *qp;
 	struct ulp_buf *bufs;
 	unsigned int nbufs;
+	struct ib_mr *mrs[ULP_RES_MRS];
 };
 
 int ulp_res_create(struct ulp_qpres *r, struct ib_device *dev, u32 port,
@@ -248,6 +257,20 @@ void ulp_sidr_destroy_all(void);
 void ulp_sidr_free_all(void);
 void ulp_show_sidr_listeners(struct seq_file *m);
 int ulp_sidr(const struct ulp_connect_args *a);
+
+/* --- rping.c: rdma-core's rping protocol ----------------------------- */
+
+#define ULP_RPING_MIN_SIZE	26	/* rping's smallest -S */
+#define ULP_RPING_MAX_SIZE	65535	/* and its largest */
+#define ULP_RPING_MAX_COUNT	1000000	/* pings of one "rping" */
+
+int ulp_rping_listen(const char *name, __be64 sid, const char *addr,
+		     struct ib_device *dev, u32 port, u32 backlog, u32 size);
+int ulp_rping_destroy_listener(const char *name);
+int ulp_rping(const struct ulp_connect_args *a);
+void ulp_rping_destroy_all(void);
+void ulp_rping_free_all(void);
+void ulp_show_rping(struct seq_file *m);
 
 /* --- records (results of runs), ctl.c -------------------------------- */
 
