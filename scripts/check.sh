@@ -70,47 +70,63 @@ vm_only() {
 	[ -z "${VM_ONLY:-}" ] || [[ $1 =~ $VM_ONLY ]]
 }
 
-guest() {
-	vm_only "$1" || return 0
-	guest_boot "$@"
-	guest_count "$1"
+# The guest pool.  Every guest of a run is queued while the builds run,
+# and once they are done all of them are started as POOL_SLOTS allow
+# (default: one more than the host's cores; a two-guest pair takes two):
+# guests spend much of their time waiting on protocol timers, so one core
+# each would leave the host idle.  Results are counted in the order queued.
+POOL_SLOTS=${POOL_SLOTS:-$((JOBS + 1))}
+POOL_USED=0
+declare -A POOL_COST=()
+JOBQ=()
+COUNT_ORDER=()
+
+# queue_job COST CMD...: run CMD (with this VM_MEM) in the pool later.
+queue_job() {
+	JOBQ+=("$1 VM_MEM=$VM_MEM $(printf '%q ' "${@:2}")")
 }
 
-# guests KERNEL INITRD TIMEOUT "NAME|WORDS"...: independent single guests,
-# VM_PARALLEL at a time (one vCPU each: default, one per host core), then
-# counted in the order given.
-VM_PARALLEL=${VM_PARALLEL:-$JOBS}
+# pool_start COST CMD...: run CMD in the background once COST slots are free.
+pool_start() {
+	local cost=$1 pid
+	shift
+	while [ "$POOL_USED" -gt 0 ] && [ $((POOL_USED + cost)) -gt "$POOL_SLOTS" ]; do
+		wait -n -p pid "${!POOL_COST[@]}"
+		POOL_USED=$((POOL_USED - POOL_COST[$pid]))
+		unset "POOL_COST[$pid]"
+	done
+	eval "$*" &
+	POOL_COST[$!]=$cost
+	POOL_USED=$((POOL_USED + cost))
+}
+
+# count_all: run the queue, wait for it, then count what it ran, in order.
+count_all() {
+	local j n
+	for j in "${JOBQ[@]}"; do
+		pool_start "${j%% *}" "${j#* }"
+	done
+	wait
+	JOBQ=() POOL_COST=() POOL_USED=0
+	for n in "${COUNT_ORDER[@]}"; do
+		case $n in
+		@uml) uml_count ;;
+		*) guest_count "$n" ;;
+		esac
+	done
+	COUNT_ORDER=()
+}
+
+# guests KERNEL INITRD TIMEOUT "NAME|WORDS"...: queue single guests.
 guests() {
 	local k=$1 i=$2 t=$3 spec n
 	shift 3
-	local pids=() names=()
 	for spec in "$@"; do
 		n=${spec%%|*}
 		vm_only "$n" || continue
-		guest_boot "$n" "$k" "$i" "$t" "${spec#*|}" &
-		pids+=($!)
-		names+=("$n")
-		if [ ${#pids[@]} -ge "$VM_PARALLEL" ]; then
-			wait "${pids[0]}"
-			pids=("${pids[@]:1}")
-		fi
+		queue_job 1 guest_boot "$n" "$k" "$i" "$t" "${spec#*|}"
+		COUNT_ORDER+=("$n")
 	done
-	wait
-	for n in "${names[@]}"; do
-		guest_count "$n"
-	done
-}
-
-# The harness checks itself first: its KTAP reader must fail broken guests.
-check_host() {
-	local l
-	while read -r l; do
-		case $l in
-		*" ... ok") record PASS "host.${l%% *}" ;;
-		*" ... skipped"*) record SKIP "host.${l%% *}" ;;
-		*" ... "*) record FAIL "host.${l%% *}" ;;
-		esac
-	done < <(python3 tests/vm/test_ktap.py -v 2>&1)
 }
 
 # pair_boot A_NAME A_WORDS B_NAME B_WORDS TIMEOUT PORT KERNEL INITRD: two
@@ -126,33 +142,32 @@ pair_boot() {
 	wait "$pb"
 }
 
-# pairs KERNEL INITRD "A_NAME|B_NAME|TIMEOUT"...: two-guest scenarios (each
-# guest's scenario is its name), PAIR_PARALLEL pairs at a time (default 2:
-# the guests of a pair mostly wait on each other's protocol timers), each
-# on its own link, then counted in the order given.
-PAIR_PARALLEL=${PAIR_PARALLEL:-2}
+# pairs KERNEL INITRD "A_NAME|B_NAME|TIMEOUT"...: queue two-guest scenarios
+# (each guest's scenario is its name), each on its own link.
 PAIR_PORT=$((40000 + RANDOM % 5000 * 4))
 pairs() {
 	local k=$1 i=$2 spec an bn t
 	shift 2
-	local pids=() names=()
 	for spec in "$@"; do
 		IFS='|' read -r an bn t <<<"$spec"
 		vm_only "$an" || vm_only "$bn" || continue
 		PAIR_PORT=$((PAIR_PORT + 2))
-		pair_boot "$an" "pdcmvm.scenario=$an" "$bn" "pdcmvm.scenario=$bn" \
-			"$t" "$PAIR_PORT" "$k" "$i" &
-		pids+=($!)
-		names+=("$an" "$bn")
-		if [ ${#pids[@]} -ge "$PAIR_PARALLEL" ]; then
-			wait "${pids[0]}"
-			pids=("${pids[@]:1}")
-		fi
+		queue_job 2 pair_boot "$an" "pdcmvm.scenario=$an" "$bn" "pdcmvm.scenario=$bn" \
+			"$t" "$PAIR_PORT" "$k" "$i"
+		COUNT_ORDER+=("$an" "$bn")
 	done
-	wait
-	for an in "${names[@]}"; do
-		guest_count "$an"
-	done
+}
+
+# The harness checks itself first: its KTAP reader must fail broken guests.
+check_host() {
+	local l
+	while read -r l; do
+		case $l in
+		*" ... ok") record PASS "host.${l%% *}" ;;
+		*" ... skipped"*) record SKIP "host.${l%% *}" ;;
+		*" ... "*) record FAIL "host.${l%% *}" ;;
+		esac
+	done < <(python3 tests/vm/test_ktap.py -v 2>&1)
 }
 
 # Style gates: checkpatch --strict per file, sparse, SPDX lines.
@@ -243,28 +258,41 @@ check_dkms() {
 		esac
 	done < <(scripts/install.sh check "$stock" 2>&1)
 	[ -f build/dkms.cpio.gz ] || return
-	VM_MEM=512 guest stock_dkms "$stock/vmlinux" build/dkms.cpio.gz 120 "pdcmvm.scenario=dkms"
+	VM_MEM=512 guests "$stock/vmlinux" build/dkms.cpio.gz 120 "stock_dkms|pdcmvm.scenario=dkms"
 }
 
+# The upstream way (kunit.py on UML) in the pool; uml_count reads it.
 check_uml() {
-	if [ -x "$PDCM_TOP/scripts/kunit-uml.sh" ]; then
-		local out
-		out=$("$PDCM_TOP/scripts/kunit-uml.sh" 2>"$LOGS/uml.stderr")
-		echo "$out" | grep -v '^counts:'
-		set -- $(echo "$out" | sed -n 's/^counts: //p')
-		if [ $# -eq 3 ]; then
-			PASSED=$((PASSED + $1)) FAILED=$((FAILED + $2)) SKIPPED=$((SKIPPED + $3))
-		else
-			record FAIL uml.run "$LOGS/uml.stderr"
-		fi
+	[ -x "$PDCM_TOP/scripts/kunit-uml.sh" ] || return 0
+	queue_job 1 sh -c '"$1" >"$2/uml.out" 2>"$2/uml.stderr"' sh \
+		"$PDCM_TOP/scripts/kunit-uml.sh" "$LOGS"
+	COUNT_ORDER+=(@uml)
+}
+
+uml_count() {
+	grep -v '^counts:' "$LOGS/uml.out"
+	set -- $(sed -n 's/^counts: //p' "$LOGS/uml.out")
+	if [ $# -eq 3 ]; then
+		PASSED=$((PASSED + $1)) FAILED=$((FAILED + $2)) SKIPPED=$((SKIPPED + $3))
+	else
+		record FAIL uml.run "$LOGS/uml.stderr"
 	fi
+}
+
+# timed FUNCTION ARGS...: run it and say how long it took (stderr)
+timed() {
+	local t=$SECONDS
+	"$@"
+	[ $? -eq 127 ] && record FAIL "harness.$1"
+	log "$1: $((SECONDS - t)) s"
 }
 
 cd "$PDCM_TOP"
 scripts/deps.sh || die "dependency install failed"
 t0=$SECONDS
 case $what in
-all) check_host; check_style sparse; check_kunit; check_vm; check_dkms; check_uml ;;
+all) timed check_host; timed check_style sparse; timed check_kunit; timed check_vm
+     timed check_dkms; check_uml ;;
 kunit) check_host; check_kunit ;;
 vm) check_host; check_vm; [ -n "${VM_ONLY:-}" ] || check_dkms ;;
 dkms) check_dkms ;;
@@ -272,6 +300,7 @@ uml) check_uml ;;
 style) check_style ;;
 *) die "usage: check.sh all|kunit|vm|dkms|uml|style" ;;
 esac
+timed count_all
 log "total $((SECONDS - t0)) s; logs in $LOGS"
 echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 [ "$FAILED" -eq 0 ]
