@@ -129,31 +129,36 @@ guests() {
 	done
 }
 
-# pair_boot A_NAME A_WORDS B_NAME B_WORDS TIMEOUT PORT KERNEL INITRD: two
-# guests joined by a 127.0.0.1 dgram link on PORT (A is 10.0.0.1, B is
-# 10.0.0.2), booted at once.
+# pair_boot A_NAME A_WORDS B_NAME B_WORDS TIMEOUT PORT KERNEL INITRD
+# [B_KERNEL B_INITRD B_MEM]: two guests joined by a 127.0.0.1 dgram link on
+# PORT (A is 10.0.0.1, B is 10.0.0.2), booted at once; B may boot another
+# kernel.
 pair_boot() {
 	local an=$1 aw=$2 bn=$3 bw=$4 t=$5 port=$6 k=$7 i=$8 pb
-	guest_boot "$bn" "$k" "$i" "$t" "$bw pdcmvm.ip=10.0.0.2 pdcmvm.peer=10.0.0.1" \
-		$(vm_dgram_nic B "$port") &
+	VM_MEM=${11:-$VM_MEM} guest_boot "$bn" "${9:-$k}" "${10:-$i}" "$t" \
+		"$bw pdcmvm.ip=10.0.0.2 pdcmvm.peer=10.0.0.1" $(vm_dgram_nic B "$port") &
 	pb=$!
 	guest_boot "$an" "$k" "$i" "$t" "$aw pdcmvm.ip=10.0.0.1 pdcmvm.peer=10.0.0.2" \
 		$(vm_dgram_nic A "$port")
 	wait "$pb"
 }
 
-# pairs KERNEL INITRD "A_NAME|B_NAME|TIMEOUT"...: queue two-guest scenarios
-# (each guest's scenario is its name), each on its own link.
+# pairs KERNEL INITRD "A|B|TIMEOUT"...: queue two-guest scenarios A and B,
+# each pair on its own link.  Guest names are the scenarios' names, with
+# PAIR_PREFIX in front if set; PAIR_B="KERNEL|INITRD|WORDS|MEM" boots B
+# on another kernel (the KUnit one) with WORDS added to its command line.
 PAIR_PORT=$((40000 + RANDOM % 5000 * 4))
 pairs() {
-	local k=$1 i=$2 spec an bn t
+	local k=$1 i=$2 spec a b t an bn bk= bi= bw= bm=
 	shift 2
+	[ -n "${PAIR_B:-}" ] && IFS='|' read -r bk bi bw bm <<<"$PAIR_B"
 	for spec in "$@"; do
-		IFS='|' read -r an bn t <<<"$spec"
+		IFS='|' read -r a b t <<<"$spec"
+		an=${PAIR_PREFIX:-}$a bn=${PAIR_PREFIX:-}$b
 		vm_only "$an" || vm_only "$bn" || continue
 		PAIR_PORT=$((PAIR_PORT + 2))
-		queue_job 2 pair_boot "$an" "pdcmvm.scenario=$an" "$bn" "pdcmvm.scenario=$bn" \
-			"$t" "$PAIR_PORT" "$k" "$i"
+		queue_job 2 pair_boot "$an" "pdcmvm.scenario=$a" "$bn" \
+			"${bw:+$bw }pdcmvm.scenario=$b" "$t" "$PAIR_PORT" "$k" "$i" $bk $bi $bm
 		COUNT_ORDER+=("$an" "$bn")
 	done
 }
@@ -200,6 +205,7 @@ check_kunit() {
 		CONFIG_IB_PDCM_SHIM_TEST=m || return
 	scripts/initramfs.sh kunit "$kdir" "$BUILT" "$initrd" || { record FAIL initramfs.kunit; return; }
 	local bz=$kdir/arch/x86/boot/bzImage dbg="panic_on_warn=1 kasan_multi_shot"
+	KUNIT_B="$bz|$initrd|$dbg|1024"	# check_vm's pairs with pdcm on this kernel
 	# the suites, then the module and connection scenarios under KASAN,
 	# lockdep and panic_on_warn
 	local s specs=("kunit|$dbg pdcmvm.scenario=kunit" "kunit_module|$dbg pdcmvm.scenario=module")
@@ -236,6 +242,12 @@ check_vm() {
 		"shim_sdp_pair_a|shim_sdp_pair_b|150" \
 		"shim_kdapl_peer|shim_kdapl_pdcm|150" \
 		"interop_rping_peer|interop_rping_pdcm|150"
+	# the richest of them again with B on the KUnit kernel: pdcm under
+	# KASAN, lockdep and panic_on_warn against the stock CM's traffic
+	[ -n "${KUNIT_B:-}" ] && PAIR_B=$KUNIT_B PAIR_PREFIX=kunit_ VM_MEM=512 \
+		pairs "$stock/vmlinux" "$initrd" \
+		"interop_rx_peer|interop_rx_pdcm|240" \
+		"interop_demux_peer|interop_demux_pdcm|240"
 	# one guest each: the module, its parameters, and pdcm on both ends of
 	# rxe loopback through the test ULP's real QPs
 	local s specs=("stock_module|pdcmvm.scenario=module" "stock_params|pdcmvm.scenario=params")
