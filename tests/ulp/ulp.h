@@ -132,6 +132,43 @@ int ulp_modify_ud(struct ulp_qpres *r, u16 pkey, u32 qkey);
 void ulp_fill(void *buf, u32 len, u32 run, u32 idx, u32 seq);
 bool ulp_verify(const void *buf, u32 len);
 
+struct ulp_rping;
+
+/*
+ * What the data path of one RC connection uses, on either side: its id,
+ * its verbs resources (their buffers' and QP's context is the ulp_ep), and
+ * @closing under @lock, which every post and every queueing of
+ * @dreq_work checks.  Once ulp_ep_quiesce() has returned, nothing posts or
+ * queues any more.
+ */
+struct ulp_ep {
+	struct pdcm_id *id;
+	struct ulp_qpres res;
+	spinlock_t lock;		/* @closing vs. posting and queueing */
+	bool closing;
+	struct work_struct dreq_work;	/* disconnect from process context */
+	struct ulp_rping *rping;	/* rping's data path state, or NULL */
+};
+
+void ulp_ep_init(struct ulp_ep *ep, work_func_t dreq_work);
+void ulp_ep_quiesce(struct ulp_ep *ep);
+void ulp_ep_free(struct ulp_ep *ep, bool destroy_id);
+bool ulp_ep_queue_dreq(struct ulp_ep *ep);
+void ulp_ep_qp_event(struct ib_event *ev, void *ctx);
+int ulp_ep_post_recv(struct ulp_ep *ep, struct ulp_buf *b,
+		     void (*done)(struct ib_cq *cq, struct ib_wc *wc));
+int ulp_ep_post_send(struct ulp_ep *ep, struct ulp_buf *b, u32 len,
+		     void (*done)(struct ib_cq *cq, struct ib_wc *wc));
+int ulp_ep_post_rdma(struct ulp_ep *ep, struct ulp_buf *b, u32 len,
+		     enum ib_wr_opcode op, u64 raddr, u32 rkey,
+		     void (*done)(struct ib_cq *cq, struct ib_wc *wc));
+
+/* The connection whose buffer @b is. */
+static inline struct ulp_ep *ulp_buf_ep(const struct ulp_buf *b)
+{
+	return b->ctx;
+}
+
 /*
  * What an active side puts after the RDMA CM header in the REQ: the
  * passive side sizes its buffers from it and the pattern names the run.
