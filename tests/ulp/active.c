@@ -11,11 +11,9 @@
  * or the timeout passes; then everything is destroyed and one record is
  * kept for "results".
  *
- * Locking per connection: @mutex serialises the pdcm handler, the DREQ
- * work and the command thread (CM state, @done).  Completion handlers of
- * one CQ run one at a time and never sleep: they own the data fields,
- * check @closing under @lock before posting, and hand disconnects to the
- * DREQ work.
+ * An "rping" command is a run of one connection set up the same way, with
+ * rping's data path instead of the echoed messages (struct ulp_run_ops,
+ * rping.c).  Locking per connection: struct ulp_aconn.
  */
 #include <linux/in.h>
 #include <linux/in6.h>
@@ -24,34 +22,10 @@
 
 #include "ulp.h"
 
-struct ulp_run;
-
-struct ulp_aconn {
-	struct ulp_run *run;
-	u32 idx;
-	struct pdcm_id *id;
-	struct ulp_qpres res;		/* bufs[0] send, bufs[1] receive */
-	struct mutex mutex;		/* CM state, @done */
-	spinlock_t lock;		/* @closing vs. posting, queueing */
-	bool closing;			/* under @lock */
-	bool done;			/* under @mutex */
-	bool data_ended;		/* under @lock */
-	bool data_err;
-	struct work_struct dreq_work;
-	/* data path: completion handlers only */
-	u32 seq;
-	bool sdone, rdone;
-	struct sa_path_rec path;
-	ktime_t t_req, t_est;
-	struct ulp_conn_record rec;
-};
-
-struct ulp_run {
-	const struct ulp_connect_args *a;
-	unsigned int no;
-	struct ulp_aconn *conns;
-	atomic_t pending;
-};
+static struct ulp_aconn *ulp_buf_aconn(const struct ulp_buf *b)
+{
+	return container_of(ulp_buf_ep(b), struct ulp_aconn, ep);
+}
 
 static void ulp_aconn_finish(struct ulp_aconn *ac, enum ulp_conn_result res,
 			     int err)
@@ -66,49 +40,52 @@ static void ulp_aconn_finish(struct ulp_aconn *ac, enum ulp_conn_result res,
 		wake_up_all(&ulp_run_wq);
 }
 
-/* From a completion handler: the data phase is over; disconnect. */
-static void ulp_aconn_data_end(struct ulp_aconn *ac, bool err)
+/**
+ * ulp_aconn_data_end() - the data phase of @ac is over: disconnect
+ * @ac: the connection
+ * @err: it failed (the result is data_error)
+ *
+ * The first call counts; the DREQ work disconnects (unless the run waits
+ * for the peer's DREQ, a->peer_disc, and the data was good).
+ *
+ * Context: any, completion handlers included.
+ */
+void ulp_aconn_data_end(struct ulp_aconn *ac, bool err)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&ac->lock, flags);
-	if (!ac->closing && !ac->data_ended) {
+	spin_lock_irqsave(&ac->ep.lock, flags);
+	if (!ac->ep.closing && !ac->data_ended) {
 		ac->data_ended = true;
 		ac->data_err = err;
-		queue_work(ulp_wq, &ac->dreq_work);
+		queue_work(ulp_wq, &ac->ep.dreq_work);
 	}
-	spin_unlock_irqrestore(&ac->lock, flags);
+	spin_unlock_irqrestore(&ac->ep.lock, flags);
 }
 
 static void ulp_a_send_done(struct ib_cq *cq, struct ib_wc *wc);
 static void ulp_a_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 
-/* Post message @ac->seq and the receive for its echo. */
+/* Post message @ac->echo.seq and the receive for its echo. */
 static int ulp_aconn_post(struct ulp_aconn *ac)
 {
 	const struct ulp_connect_args *a = ac->run->a;
-	struct ulp_buf *sb = &ac->res.bufs[0], *rb = &ac->res.bufs[1];
-	unsigned long flags;
-	int ret = 0;
+	struct ulp_buf *sb = &ac->ep.res.bufs[0], *rb = &ac->ep.res.bufs[1];
+	int ret;
 
-	ac->sdone = false;
-	ac->rdone = false;
-	spin_lock_irqsave(&ac->lock, flags);
-	if (!ac->closing) {
-		ret = ulp_post_recv(rb, ulp_a_recv_done);
-		if (!ret) {
-			ulp_fill(sb->va, a->size, ac->run->no, ac->idx, ac->seq);
-			ret = ulp_post_send(sb, 0, a->size, ulp_a_send_done,
-					    NULL, 0, 0);
-		}
-	}
-	spin_unlock_irqrestore(&ac->lock, flags);
-	return ret;
+	ac->echo.sdone = false;
+	ac->echo.rdone = false;
+	ret = ulp_ep_post_recv(&ac->ep, rb, ulp_a_recv_done);
+	if (ret)
+		return ret == -ESHUTDOWN ? 0 : ret;
+	ulp_fill(sb->va, a->size, ac->run->no, ac->idx, ac->echo.seq);
+	ret = ulp_ep_post_send(&ac->ep, sb, a->size, ulp_a_send_done);
+	return ret == -ESHUTDOWN ? 0 : ret;
 }
 
 static void ulp_aconn_next(struct ulp_aconn *ac)
 {
-	if (++ac->seq == ac->run->a->msgs)
+	if (++ac->echo.seq == ac->run->a->msgs)
 		ulp_aconn_data_end(ac, false);
 	else if (ulp_aconn_post(ac))
 		ulp_aconn_data_end(ac, true);
@@ -117,21 +94,21 @@ static void ulp_aconn_next(struct ulp_aconn *ac)
 static void ulp_a_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct ulp_buf *b = container_of(wc->wr_cqe, struct ulp_buf, cqe);
-	struct ulp_aconn *ac = b->ctx;
+	struct ulp_aconn *ac = ulp_buf_aconn(b);
 
 	if (wc->status != IB_WC_SUCCESS) {
 		ulp_aconn_data_end(ac, true);
 		return;
 	}
-	ac->sdone = true;
-	if (ac->rdone)
+	ac->echo.sdone = true;
+	if (ac->echo.rdone)
 		ulp_aconn_next(ac);
 }
 
 static void ulp_a_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct ulp_buf *b = container_of(wc->wr_cqe, struct ulp_buf, cqe);
-	struct ulp_aconn *ac = b->ctx;
+	struct ulp_aconn *ac = ulp_buf_aconn(b);
 	u32 size = ac->run->a->size;
 
 	if (wc->status != IB_WC_SUCCESS) {
@@ -141,19 +118,45 @@ static void ulp_a_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_cpu(b->res->dev, b->dma, b->size,
 				   DMA_BIDIRECTIONAL);
 	if (wc->byte_len != size ||
-	    (ac->run->a->verify && memcmp(b->va, ac->res.bufs[0].va, size))) {
+	    (ac->run->a->verify && memcmp(b->va, ac->ep.res.bufs[0].va, size))) {
 		ulp_aconn_data_end(ac, true);
 		return;
 	}
 	ac->rec.verified += size;
-	ac->rdone = true;
-	if (ac->sdone)
+	ac->echo.rdone = true;
+	if (ac->echo.sdone)
 		ulp_aconn_next(ac);
+}
+
+/* Connect's data phase: the first message. */
+static int ulp_aconn_echo_start(struct ulp_aconn *ac)
+{
+	ac->echo.seq = 0;
+	return ulp_aconn_post(ac);
+}
+
+const struct ulp_run_ops ulp_connect_ops = {
+	.kind = ULP_REC_RUN,
+	.nbufs = 2,
+	.token = true,
+	.start = ulp_aconn_echo_start,
+};
+
+/*
+ * Did the data phase end well (or was there none)?  Completion handlers
+ * set @data_ended and @data_err; @mutex held.
+ */
+static bool ulp_aconn_data_ok(struct ulp_aconn *ac)
+{
+	lockdep_assert_held(&ac->mutex);
+	return ac->rec.established && !READ_ONCE(ac->data_err) &&
+	       (!ac->run->a->msgs || READ_ONCE(ac->data_ended));
 }
 
 static void ulp_aconn_dreq_work(struct work_struct *work)
 {
-	struct ulp_aconn *ac = container_of(work, struct ulp_aconn, dreq_work);
+	struct ulp_aconn *ac = container_of(work, struct ulp_aconn,
+					    ep.dreq_work);
 	int ret;
 
 	mutex_lock(&ac->mutex);
@@ -161,19 +164,23 @@ static void ulp_aconn_dreq_work(struct work_struct *work)
 	if (!ac->done && (ac->data_err || !ac->run->a->peer_disc)) {
 		if (ac->data_err)
 			ulp_aconn_finish(ac, ULP_RES_DATA_ERROR, -EIO);
-		ret = pdcm_send_dreq(ac->id, NULL, 0);
+		ret = pdcm_send_dreq(ac->ep.id, NULL, 0);
 		if (ret)
 			ulp_aconn_finish(ac, ULP_RES_ERROR, ret);
 	}
 	mutex_unlock(&ac->mutex);
 }
 
+/* RTR, RTS, RTU; then the data phase, or the DREQ if there is none. */
 static void ulp_aconn_rep(struct ulp_aconn *ac, const struct pdcm_event *ev)
 {
+	struct pdcm_id *id = ac->ep.id;
+	struct ib_qp *qp = ac->ep.res.qp;
 	const char *pd = ev->private_data;
 	size_t tag = strlen(ULP_REP_TAG);
 	int ret;
 
+	lockdep_assert_held(&ac->mutex);
 	if (ac->done)
 		return;
 	ac->rec.setup_us = ktime_us_delta(ktime_get(), ac->t_req);
@@ -182,16 +189,15 @@ static void ulp_aconn_rep(struct ulp_aconn *ac, const struct pdcm_event *ev)
 			min_t(size_t, sizeof(ac->rec.listener),
 			      ev->private_data_len - tag));
 
-	ret = ulp_modify_qp_cm(ac->id, ac->res.qp, IB_QPS_RTR, 0);
+	ret = ulp_modify_qp_cm(id, qp, IB_QPS_RTR, 0);
 	if (!ret)
-		ret = ulp_modify_qp_cm(ac->id, ac->res.qp, IB_QPS_RTS, 0);
+		ret = ulp_modify_qp_cm(id, qp, IB_QPS_RTS, 0);
 	if (ret) {
-		pdcm_send_rej(ac->id, PDCM_REJ_CONSUMER_DEFINED, NULL, 0,
-			      NULL, 0);
+		pdcm_send_rej(id, PDCM_REJ_CONSUMER_DEFINED, NULL, 0, NULL, 0);
 		ulp_aconn_finish(ac, ULP_RES_ERROR, ret);
 		return;
 	}
-	ret = pdcm_send_rtu(ac->id, NULL, 0);
+	ret = pdcm_send_rtu(id, NULL, 0);
 	if (ret) {
 		ulp_aconn_finish(ac, ULP_RES_ERROR, ret);
 		return;
@@ -202,16 +208,15 @@ static void ulp_aconn_rep(struct ulp_aconn *ac, const struct pdcm_event *ev)
 	if (!ac->run->a->msgs) {
 		if (ac->run->a->peer_disc)
 			return;
-		ret = pdcm_send_dreq(ac->id, NULL, 0);
+		ret = pdcm_send_dreq(id, NULL, 0);
 		if (ret)
 			ulp_aconn_finish(ac, ULP_RES_ERROR, ret);
 		return;
 	}
-	ac->seq = 0;
-	ret = ulp_aconn_post(ac);
+	ret = ac->run->ops->start(ac);
 	if (ret) {
 		ulp_aconn_finish(ac, ULP_RES_ERROR, ret);
-		pdcm_send_dreq(ac->id, NULL, 0);
+		pdcm_send_dreq(id, NULL, 0);
 	}
 }
 
@@ -223,8 +228,7 @@ static int ulp_active_handler(struct pdcm_id *id, const struct pdcm_event *ev)
 	ulp_dbg("run %u conn %u: %s in %s\n", ac->run->no, ac->idx,
 		pdcm_event_name(ev->event), pdcm_state_name(id->state));
 	mutex_lock(&ac->mutex);
-	ok = ac->rec.established && !ac->data_err &&
-	     ac->rec.verified == (u64)ac->run->a->msgs * ac->run->a->size;
+	ok = ulp_aconn_data_ok(ac);
 	switch (ev->event) {
 	case PDCM_REP_RECEIVED:
 		ulp_aconn_rep(ac, ev);
@@ -264,7 +268,7 @@ static int ulp_active_handler(struct pdcm_id *id, const struct pdcm_event *ev)
 	return 0;
 }
 
-/* Build the REQ private data: RDMA CM header, then the token. */
+/* Build the REQ private data: RDMA CM header, then (@len allowing) the token. */
 static int ulp_req_pdata(struct ulp_aconn *ac, u8 *pdata, size_t len)
 {
 	const struct ulp_connect_args *a = ac->run->a;
@@ -282,11 +286,13 @@ static int ulp_req_pdata(struct ulp_aconn *ac, u8 *pdata, size_t len)
 		((struct sockaddr_in6 *)&dst)->sin6_port = dport;
 	}
 	memset(pdata, 0, len);
-	t->magic = cpu_to_be32(ULP_MAGIC);
-	t->run = cpu_to_be32(ac->run->no);
-	t->idx = cpu_to_be32(ac->idx);
-	t->msgs = cpu_to_be32(a->msgs);
-	t->size = cpu_to_be32(a->size);
+	if (len >= ULP_REQ_PDATA_LEN) {
+		t->magic = cpu_to_be32(ULP_MAGIC);
+		t->run = cpu_to_be32(ac->run->no);
+		t->idx = cpu_to_be32(ac->idx);
+		t->msgs = cpu_to_be32(a->msgs);
+		t->size = cpu_to_be32(a->size);
+	}
 	return pdcm_cma_hdr_build(pdata, len, (struct sockaddr *)&src,
 				  (struct sockaddr *)&dst);
 }
@@ -295,13 +301,17 @@ static int ulp_req_pdata(struct ulp_aconn *ac, u8 *pdata, size_t len)
 static void ulp_aconn_start(struct ulp_aconn *ac)
 {
 	const struct ulp_connect_args *a = ac->run->a;
+	const struct ulp_run_ops *ops = ac->run->ops;
+	size_t pdata_len = ops->token ? ULP_REQ_PDATA_LEN : PDCM_CMA_HDR_SIZE;
 	struct pdcm_req_param req = {};
 	u8 pdata[ULP_REQ_PDATA_LEN];
 	struct pdcm_id *id;
 	int ret;
 
-	ret = ulp_res_create(&ac->res, a->dev, a->port, IB_QPT_RC, 2,
-			     a->size, ac, NULL);
+	ret = ulp_res_create(&ac->ep.res, a->dev, a->port, IB_QPT_RC,
+			     ops->nbufs, a->size, &ac->ep, NULL);
+	if (!ret && ops->setup)
+		ret = ops->setup(ac);
 	if (ret)
 		goto fail;
 	id = pdcm_create_id(a->dev, ulp_active_handler, ac);
@@ -310,23 +320,24 @@ static void ulp_aconn_start(struct ulp_aconn *ac)
 		goto fail;
 	}
 	ulp_get(ULP_OBJ_ID);
-	ac->id = id;
+	ac->ep.id = id;
 	ret = pdcm_resolve_path(a->dev, a->port, (struct sockaddr *)&a->src,
 				(struct sockaddr *)&a->dst, &ac->path);
 	if (ret)
 		goto fail;
-	ret = ulp_req_pdata(ac, pdata, sizeof(pdata));
+	ret = ulp_req_pdata(ac, pdata, pdata_len);
 	if (ret)
 		goto fail;
 
 	req.primary_path = &ac->path;
 	req.port = a->port;
 	req.service_id = a->sid;
-	req.qp_num = ac->res.qp->qp_num;
+	req.qp_num = ac->ep.res.qp->qp_num;
 	req.qp_type = IB_QPT_RC;
 	req.starting_psn = get_random_u32() & 0xffffff;
 	req.private_data = pdata;
-	req.private_data_len = sizeof(pdata);
+	req.private_data_len = pdata_len;
+	/* one RDMA READ each way at a time, as rping asks */
 	req.responder_resources = 1;
 	req.initiator_depth = 1;
 	req.remote_cm_response_timeout = a->cm_timeout;
@@ -342,7 +353,7 @@ static void ulp_aconn_start(struct ulp_aconn *ac)
 	ret = pdcm_send_req(id, &req);
 	if (!ret) {
 		/* The REP handler waits for @mutex: INIT comes first. */
-		ret = ulp_modify_qp_cm(id, ac->res.qp, IB_QPS_INIT, 0);
+		ret = ulp_modify_qp_cm(id, ac->ep.res.qp, IB_QPS_INIT, 0);
 		if (ret)
 			ulp_aconn_finish(ac, ULP_RES_ERROR, ret);
 	} else {
@@ -364,18 +375,8 @@ fail:
 
 static void ulp_aconn_teardown(struct ulp_aconn *ac)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&ac->lock, flags);
-	ac->closing = true;
-	spin_unlock_irqrestore(&ac->lock, flags);
-	cancel_work_sync(&ac->dreq_work);
-	if (ac->id) {
-		pdcm_destroy_id(ac->id);
-		ac->id = NULL;
-		ulp_put(ULP_OBJ_ID);
-	}
-	ulp_res_destroy(&ac->res);
+	ulp_ep_quiesce(&ac->ep);
+	ulp_ep_free(&ac->ep, true);
 	mutex_destroy(&ac->mutex);
 	ulp_put(ULP_OBJ_CONN);
 }
@@ -387,7 +388,7 @@ static void ulp_run_record(struct ulp_run *run, struct ulp_record *rec,
 	ktime_t t_last = t0;
 	u32 i;
 
-	rec->kind = ULP_REC_RUN;
+	rec->kind = run->ops->kind;
 	rec->no = run->no;
 	rec->sid = a->sid;
 	snprintf(rec->src, sizeof(rec->src), "%pISc", &a->src);
@@ -431,14 +432,15 @@ static void ulp_run_record(struct ulp_run *run, struct ulp_record *rec,
 }
 
 /**
- * ulp_connect() - one run of @a->count connections
+ * ulp_run() - one run of @a->count connections
  * @a: what to connect to and what to send
+ * @ops: the kind of run: &ulp_connect_ops or &ulp_rping_run_ops
  *
  * Context: process; sleeps until the run is over or @a->timeout_ms.
  * Return: 0 once the run is recorded (whatever its connections did), or
  * a negative errno if nothing could be started.
  */
-int ulp_connect(const struct ulp_connect_args *a)
+int ulp_run(const struct ulp_connect_args *a, const struct ulp_run_ops *ops)
 {
 	struct ulp_record *rec;
 	struct ulp_run *run;
@@ -455,6 +457,7 @@ int ulp_connect(const struct ulp_connect_args *a)
 	if (!run->conns || !rec->conns)
 		goto nomem;
 	run->a = a;
+	run->ops = ops;
 	run->no = a->no;
 	atomic_set(&run->pending, a->count);
 	for (i = 0; i < a->count; i++) {
@@ -463,8 +466,7 @@ int ulp_connect(const struct ulp_connect_args *a)
 		ac->run = run;
 		ac->idx = i;
 		mutex_init(&ac->mutex);
-		spin_lock_init(&ac->lock);
-		INIT_WORK(&ac->dreq_work, ulp_aconn_dreq_work);
+		ulp_ep_init(&ac->ep, ulp_aconn_dreq_work);
 		ulp_get(ULP_OBJ_CONN);
 	}
 

@@ -9,8 +9,8 @@
  * Commands (Documentation/testing.rst, "Test ULP"):
  *
  *   listen NAME SID ADDR|ipv4|ipv6|any [dev=NAME|all] [port=N]
- *	  [mode=accept|hold|reject|fail|echo|serve] [backlog=N] [msgs=N]
- *	  [size=N] [from=IP] [delay=MS] [mra=N] [mra_delay=0|1]
+ *	  [mode=accept|hold|reject|fail|echo|serve|rping] [backlog=N]
+ *	  [msgs=N] [size=N] [from=IP] [delay=MS] [mra=N] [mra_delay=0|1]
  *   destroy_listener NAME
  *   connect COUNT SID DST [SRC] [MSGS] [SIZE] [src=IP] [msgs=N] [size=N]
  *	  [dev=NAME] [port=N] [timeout=S] [cm_timeout=N] [retries=N]
@@ -18,10 +18,8 @@
  *   sidr_listen SID [dev=NAME] [port=N] [qkey=N] [verify=0|1]
  *   sidr SID DST [SRC] [size=N] [dev=NAME] [port=N] [timeout=S]
  *	  [retries=N] [qkey=N] [verify=0|1]
- *   rping_listen NAME SID ADDR|ipv4|ipv6|any [dev=NAME|all] [port=N]
- *	  [backlog=N] [size=N]
  *   rping SID DST [SRC] [count=N] [size=N] [dev=NAME] [port=N]
- *	  [timeout=S] [cm_timeout=N] [retries=N]
+ *	  [timeout=S] [cm_timeout=N] [retries=N] [timewait=0|1]
  *   close	destroy every id and verbs object; keep the results
  *   reset	close, then forget the results
  *
@@ -147,8 +145,26 @@ static void ulp_show_tally(struct seq_file *m, const struct ulp_record *rec)
 		seq_printf(m, "%s%s:%u", j ? "," : "", names[j], counts[j]);
 }
 
+/* An "rping" run: its one connection. */
+static void ulp_show_rping(struct seq_file *m, const struct ulp_record *r)
+{
+	const struct ulp_conn_record *c = &r->conns[0];
+
+	seq_printf(m,
+		   "rping %u sid=0x%016llx src=%s dst=%s count=%u size=%u result=%s rej_reason=%u established=%u pings=%u verified=%llu bad=%u rd_atomic=%u dest_rd_atomic=%u drep=%u timewait=%u setup_us=%u elapsed_us=%llu err=%d\n",
+		   r->no, be64_to_cpu(r->sid), r->src, r->dst, r->msgs,
+		   r->size, ulp_result_names[c->result], c->rej_reason,
+		   c->established, c->pings, c->verified, c->bad,
+		   c->rd_atomic, c->dest_rd_atomic, c->drep, c->timewait,
+		   c->established ? c->setup_us : 0, r->elapsed_us, c->err);
+}
+
 static void ulp_show_record(struct seq_file *m, const struct ulp_record *r)
 {
+	if (r->kind == ULP_REC_RPING) {
+		ulp_show_rping(m, r);
+		return;
+	}
 	if (r->kind == ULP_REC_SIDR) {
 		seq_printf(m,
 			   "sidr %u sid=0x%016llx src=%s dst=%s status=%d qpn=%u qkey=0x%x size=%u sent=%u echoed=%u verified=%u resolve_us=%u\n",
@@ -179,7 +195,6 @@ static int ulp_results_show(struct seq_file *m, void *unused)
 	ulp_show_sidr_listeners(m);
 	list_for_each_entry(rec, &ulp_records, node)
 		ulp_show_record(m, rec);
-	ulp_show_rping(m);
 	mutex_unlock(&ulp_lock);
 	seq_puts(m, "live");
 	for (i = 0; i < ULP_OBJ_NR; i++)
@@ -241,7 +256,6 @@ static void ulp_close_all(void)
 		pr_warn("pdcm_ulp: runs still going after 60 s\n");
 	ulp_destroy_all_listeners();
 	ulp_sidr_destroy_all();
-	ulp_rping_destroy_all();
 }
 
 static void ulp_remove_one(struct ib_device *ibdev, void *client_data)
@@ -274,6 +288,7 @@ static struct ib_device *ulp_find_dev(const char *name)
 {
 	struct ulp_dev *d;
 
+	lockdep_assert_held(&ulp_lock);
 	list_for_each_entry(d, &ulp_devs, node)
 		if (!name || !strcmp(dev_name(&d->ibdev->dev), name))
 			return d->ibdev;
@@ -509,7 +524,7 @@ static int ulp_cmd_connect(struct ulp_opts *o, bool sidr)
 	ret = ulp_run_begin(&a, o->dev);
 	if (ret)
 		return ret;
-	ret = sidr ? ulp_sidr(&a) : ulp_connect(&a);
+	ret = sidr ? ulp_sidr(&a) : ulp_run(&a, &ulp_connect_ops);
 	ulp_run_end();
 	return ret;
 }
@@ -533,34 +548,13 @@ static int ulp_cmd_rping(struct ulp_opts *o)
 	ret = ulp_run_begin(&a, o->dev);
 	if (ret)
 		return ret;
-	ret = ulp_rping(&a);
+	ret = ulp_run(&a, &ulp_rping_run_ops);
 	ulp_run_end();
 	return ret;
 }
 
-static int ulp_cmd_rping_listen(struct ulp_opts *o)
-{
-	struct ib_device *dev = NULL;
-	__be64 sid;
-
-	if (o->npos != 4 || ulp_parse_sid(o->pos[2], &sid))
-		return -EINVAL;
-	if (o->dev && strcmp(o->dev, "all")) {
-		mutex_lock(&ulp_lock);
-		dev = ulp_find_dev(o->dev);
-		mutex_unlock(&ulp_lock);
-		if (!dev)
-			return -ENODEV;
-	}
-	return ulp_rping_listen(o->pos[1], sid, o->pos[3], dev, o->port,
-				o->backlog, o->size);
-}
-
 static int ulp_cmd_listen(struct ulp_opts *o)
 {
-	static const char *const modes[] = {
-		"accept", "hold", "reject", "fail", "echo", "serve"
-	};
 	struct ulp_listen_opts lo = { .mode = ULP_MODE_ACCEPT };
 	struct ib_device *dev = NULL;
 	__be64 sid;
@@ -569,7 +563,7 @@ static int ulp_cmd_listen(struct ulp_opts *o)
 	if (o->npos != 4 || ulp_parse_sid(o->pos[2], &sid))
 		return -EINVAL;
 	if (o->mode) {
-		ret = match_string(modes, ARRAY_SIZE(modes), o->mode);
+		ret = match_string(ulp_mode_names, ULP_MODE_NR, o->mode);
 		if (ret < 0)
 			return ret;
 		lo.mode = ret;
@@ -582,7 +576,8 @@ static int ulp_cmd_listen(struct ulp_opts *o)
 		return -EINVAL;
 	lo.backlog = o->backlog;
 	lo.msgs = o->msgs ?: 10;
-	lo.size = o->size ?: 100;
+	lo.size = o->size ?: (lo.mode == ULP_MODE_RPING ?
+			      ULP_RPING_LISTEN_SIZE : 100);
 	lo.delay_ms = o->delay;
 	lo.mra = o->mra;
 	lo.mra_delay = o->mra_delay != 0;
@@ -642,18 +637,13 @@ static int ulp_exec(int argc, char **argv)
 		ret = ulp_cmd_listen(o);
 	} else if (!strcmp(cmd, "destroy_listener")) {
 		ret = o->npos == 2 ? ulp_destroy_listener(o->pos[1]) : -EINVAL;
-		if (ret == -ENOENT)
-			ret = ulp_rping_destroy_listener(o->pos[1]);
 	} else if (!strcmp(cmd, "sidr_listen")) {
 		ret = ulp_cmd_sidr_listen(o);
-	} else if (!strcmp(cmd, "rping_listen")) {
-		ret = ulp_cmd_rping_listen(o);
 	} else if (!strcmp(cmd, "close") || !strcmp(cmd, "reset")) {
 		ulp_close_all();
 		if (cmd[0] == 'r') {
 			ulp_free_listeners();
 			ulp_sidr_free_all();
-			ulp_rping_free_all();
 			ulp_records_free();
 		}
 	} else {
@@ -732,7 +722,6 @@ static void __exit ulp_exit(void)
 	ulp_close_all();
 	ulp_free_listeners();
 	ulp_sidr_free_all();
-	ulp_rping_free_all();
 	ulp_records_free();
 	mutex_unlock(&ulp_ctl_mutex);
 	ib_unregister_client(&ulp_client);

@@ -10,7 +10,9 @@
  * mode.  Received messages are verified and echoed from the buffer they
  * arrived in (mode echo: echoed unverified).  Mode serve plays ucmatose's
  * server: it sends first, takes the replies, then sends the DREQ from a
- * work item.  COMM_EST from the QP goes to pdcm_notify().
+ * work item.  COMM_EST from the QP goes to pdcm_notify().  Mode rping has
+ * the same listener and the same REQ, QP and REP steps, and its own data
+ * path (struct ulp_pconn_ops, rping.c).
  *
  * Ownership of a passive connection: until it is on its listener's list
  * the REQ handler owns it; then whoever takes it off the list under
@@ -27,33 +29,20 @@
 #define ULP_PASSIVE_BUFS	4	/* receives posted per connection */
 #define ULP_DEFAULT_SIZE	4096	/* when the REQ carries no token */
 
-struct ulp_pconn {
-	u32 kind;			/* ULP_CTX_PCONN */
-	struct list_head node;		/* in ->l->conns, under ulp_lock */
-	struct ulp_listener *l;		/* holds a reference */
-	struct pdcm_id *id;
-	struct ulp_qpres res;
-	spinlock_t lock;		/* @closing vs. posting */
-	bool closing;
-	bool detached;			/* under ulp_lock: a close owns it */
-	bool established;
-	struct work_struct dreq_work;	/* mode serve: disconnect */
-	struct delayed_work rep_work;	/* listener's delay: the REP */
-	u8 responder_resources;		/* the REQ's, for the REP */
-	u8 initiator_depth;
-	u32 nrecv;			/* receives: bufs[0, nrecv) */
-	u32 psn;			/* our receive PSN, in the REP */
-	u32 sent, rcvd;			/* mode serve: completions */
-};
-
-static const char *const ulp_mode_names[] = {
+const char *const ulp_mode_names[ULP_MODE_NR] = {
 	[ULP_MODE_ACCEPT] = "accept",
 	[ULP_MODE_HOLD] = "hold",
 	[ULP_MODE_REJECT] = "reject",
 	[ULP_MODE_FAIL] = "fail",
 	[ULP_MODE_ECHO] = "echo",
 	[ULP_MODE_SERVE] = "serve",
+	[ULP_MODE_RPING] = "rping",
 };
+
+static struct ulp_pconn *ulp_buf_pconn(const struct ulp_buf *b)
+{
+	return container_of(ulp_buf_ep(b), struct ulp_pconn, ep);
+}
 
 static void ulp_listener_release(struct kref *ref)
 {
@@ -70,6 +59,7 @@ static struct ulp_listener *ulp_listener_get_ctx(void *ctx)
 {
 	struct ulp_listener *l;
 
+	lockdep_assert_held(&ulp_lock);
 	list_for_each_entry(l, &ulp_listeners, node)
 		if (l == ctx && !l->dying) {
 			kref_get(&l->ref);
@@ -81,18 +71,9 @@ static struct ulp_listener *ulp_listener_get_ctx(void *ctx)
 /* Free a passive connection; with @destroy_id also its pdcm_id. */
 static void ulp_pconn_free(struct ulp_pconn *pc, bool destroy_id)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&pc->lock, flags);
-	pc->closing = true;
-	spin_unlock_irqrestore(&pc->lock, flags);
-	cancel_work_sync(&pc->dreq_work);
+	ulp_ep_quiesce(&pc->ep);
 	cancel_delayed_work_sync(&pc->rep_work);
-	if (destroy_id) {
-		pdcm_destroy_id(pc->id);
-		ulp_put(ULP_OBJ_ID);
-	}
-	ulp_res_destroy(&pc->res);
+	ulp_ep_free(&pc->ep, destroy_id);
 	ulp_listener_put(pc->l);
 	kfree(pc);
 	ulp_put(ULP_OBJ_CONN);
@@ -120,58 +101,56 @@ static int ulp_pconn_release(struct ulp_pconn *pc)
 	return 1;
 }
 
-/*
- * Data that arrives before the RTU raises COMM_EST on real HCAs (rxe never
- * does): tell pdcm, which then delivers USER_ESTABLISHED.
- */
-static void ulp_p_qp_event(struct ib_event *ev, void *ctx)
-{
-	struct ulp_pconn *pc = ctx;
-	unsigned long flags;
+static void ulp_p_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 
-	if (ev->event != IB_EVENT_COMM_EST)
-		return;
-	spin_lock_irqsave(&pc->lock, flags);
-	if (!pc->closing)
-		pdcm_notify(pc->id, IB_EVENT_COMM_EST);
-	spin_unlock_irqrestore(&pc->lock, flags);
+/* Mode serve: both directions complete; disconnect from process context. */
+/*
+ * The connection of a work completion, or NULL if it failed (counted in
+ * errors unless a flush: the QP is going away).
+ */
+static struct ulp_pconn *ulp_p_wc_pconn(const struct ib_wc *wc)
+{
+	struct ulp_buf *b = container_of(wc->wr_cqe, struct ulp_buf, cqe);
+	struct ulp_pconn *pc = ulp_buf_pconn(b);
+
+	if (wc->status == IB_WC_SUCCESS)
+		return pc;
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		atomic_inc(&pc->l->errors);
+	return NULL;
 }
 
-static void ulp_p_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+/* A post failed; one refused because the connection is closing is not. */
+static void ulp_p_post_error(struct ulp_pconn *pc, int ret)
+{
+	if (ret && ret != -ESHUTDOWN)
+		atomic_inc(&pc->l->errors);
+}
 
 /* Mode serve: both directions complete; disconnect from process context. */
 static void ulp_p_serve_check(struct ulp_pconn *pc)
 {
-	unsigned long flags;
-
-	if (pc->sent < pc->l->o.msgs || pc->rcvd < pc->l->o.msgs)
-		return;
-	spin_lock_irqsave(&pc->lock, flags);
-	if (!pc->closing)
-		queue_work(ulp_wq, &pc->dreq_work);
-	spin_unlock_irqrestore(&pc->lock, flags);
+	if (pc->serve.sent >= pc->l->o.msgs && pc->serve.rcvd >= pc->l->o.msgs)
+		ulp_ep_queue_dreq(&pc->ep);
 }
 
 static void ulp_pconn_dreq_work(struct work_struct *work)
 {
-	struct ulp_pconn *pc = container_of(work, struct ulp_pconn, dreq_work);
+	struct ulp_pconn *pc = container_of(work, struct ulp_pconn,
+					    ep.dreq_work);
 
 	/* A free cancels this work before it destroys the id. */
-	if (pdcm_send_dreq(pc->id, NULL, 0))
+	if (pdcm_send_dreq(pc->ep.id, NULL, 0))
 		atomic_inc(&pc->l->errors);
 }
 
 static void ulp_p_serve_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct ulp_buf *b = container_of(wc->wr_cqe, struct ulp_buf, cqe);
-	struct ulp_pconn *pc = b->ctx;
+	struct ulp_pconn *pc = ulp_p_wc_pconn(wc);
 
-	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			atomic_inc(&pc->l->errors);
+	if (!pc)
 		return;
-	}
-	pc->sent++;
+	pc->serve.sent++;
 	ulp_p_serve_check(pc);
 }
 
@@ -179,57 +158,49 @@ static void ulp_p_serve_send_done(struct ib_cq *cq, struct ib_wc *wc)
 static void ulp_p_serve_start(struct ulp_pconn *pc)
 {
 	struct ulp_listener *l = pc->l;
-	unsigned long flags;
 	u32 i;
+	int ret = 0;
 
-	spin_lock_irqsave(&pc->lock, flags);
-	for (i = 0; i < l->o.msgs && !pc->closing; i++) {
-		struct ulp_buf *b = &pc->res.bufs[pc->nrecv + i];
+	for (i = 0; i < l->o.msgs && !ret; i++) {
+		struct ulp_buf *b = &pc->ep.res.bufs[pc->nrecv + i];
 
 		ulp_fill(b->va, l->o.size, 0, 0, i);
-		if (ulp_post_send(b, 0, l->o.size, ulp_p_serve_send_done,
-				  NULL, 0, 0)) {
-			atomic_inc(&l->errors);
-			break;
-		}
+		ret = ulp_ep_post_send(&pc->ep, b, l->o.size,
+				       ulp_p_serve_send_done);
 	}
-	spin_unlock_irqrestore(&pc->lock, flags);
+	ulp_p_post_error(pc, ret);
+}
+
+static void ulp_p_established(struct ulp_pconn *pc)
+{
+	if (pc->l->o.mode == ULP_MODE_SERVE)
+		ulp_p_serve_start(pc);
 }
 
 static void ulp_p_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct ulp_buf *b = container_of(wc->wr_cqe, struct ulp_buf, cqe);
-	struct ulp_pconn *pc = b->ctx;
-	unsigned long flags;
+	struct ulp_pconn *pc = ulp_p_wc_pconn(wc);
 
-	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			atomic_inc(&pc->l->errors);
+	if (!pc)
 		return;
-	}
-	spin_lock_irqsave(&pc->lock, flags);
-	if (!pc->closing && ulp_post_recv(b, ulp_p_recv_done))
-		atomic_inc(&pc->l->errors);
-	spin_unlock_irqrestore(&pc->lock, flags);
+	ulp_p_post_error(pc, ulp_ep_post_recv(&pc->ep, b, ulp_p_recv_done));
 }
 
 static void ulp_p_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct ulp_buf *b = container_of(wc->wr_cqe, struct ulp_buf, cqe);
-	struct ulp_pconn *pc = b->ctx;
-	struct ulp_listener *l = pc->l;
-	unsigned long flags;
+	struct ulp_pconn *pc = ulp_p_wc_pconn(wc);
+	struct ulp_listener *l;
 
-	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			atomic_inc(&l->errors);
+	if (!pc)
 		return;
-	}
+	l = pc->l;
 	ib_dma_sync_single_for_cpu(b->res->dev, b->dma, b->size,
 				   DMA_BIDIRECTIONAL);
 	if (l->o.mode == ULP_MODE_SERVE) {
 		atomic64_add(wc->byte_len, &l->bytes);
-		pc->rcvd++;
+		pc->serve.rcvd++;
 		ulp_p_serve_check(pc);
 		return;
 	}
@@ -237,11 +208,8 @@ static void ulp_p_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		atomic64_add(wc->byte_len, &l->bytes);
 	else
 		atomic_inc(&l->bad);
-	spin_lock_irqsave(&pc->lock, flags);
-	if (!pc->closing &&
-	    ulp_post_send(b, 0, wc->byte_len, ulp_p_send_done, NULL, 0, 0))
-		atomic_inc(&l->errors);
-	spin_unlock_irqrestore(&pc->lock, flags);
+	ulp_p_post_error(pc, ulp_ep_post_send(&pc->ep, b, wc->byte_len,
+					      ulp_p_send_done));
 }
 
 /* RTS and the REP carrying the listener's name. */
@@ -251,11 +219,11 @@ static int ulp_pconn_rep(struct ulp_pconn *pc)
 	char pdata[sizeof(ULP_REP_TAG) + ULP_NAME_LEN];
 	int ret;
 
-	ret = ulp_modify_qp_cm(pc->id, pc->res.qp, IB_QPS_RTS, 0);
+	ret = ulp_modify_qp_cm(pc->ep.id, pc->ep.res.qp, IB_QPS_RTS, 0);
 	if (ret)
 		return ret;
 	snprintf(pdata, sizeof(pdata), "%s%s", ULP_REP_TAG, pc->l->name);
-	rep.qp_num = pc->res.qp->qp_num;
+	rep.qp_num = pc->ep.res.qp->qp_num;
 	rep.starting_psn = pc->psn;
 	rep.private_data = pdata;
 	rep.private_data_len = strlen(pdata) + 1;
@@ -265,7 +233,7 @@ static int ulp_pconn_rep(struct ulp_pconn *pc)
 	rep.flow_control = 1;
 	rep.rnr_retry_count = 7;
 	rep.srq = 0;
-	return pdcm_send_rep(pc->id, &rep);
+	return pdcm_send_rep(pc->ep.id, &rep);
 }
 
 /*
@@ -284,7 +252,7 @@ static void ulp_pconn_rep_work(struct work_struct *work)
 		return;
 	ulp_dbg("%s: delayed REP failed: %d\n", pc->l->name, ret);
 	atomic_inc(&pc->l->errors);
-	pdcm_send_rej(pc->id, PDCM_REJ_NO_RESOURCES, NULL, 0, NULL, 0);
+	pdcm_send_rej(pc->ep.id, PDCM_REJ_NO_RESOURCES, NULL, 0, NULL, 0);
 }
 
 /*
@@ -295,8 +263,8 @@ static int ulp_pconn_accept(struct ulp_pconn *pc,
 			    const struct pdcm_req_event_param *req)
 {
 	const struct ulp_listen_opts *o = &pc->l->o;
-	struct ib_qp *qp = pc->res.qp;
-	unsigned int i;
+	struct pdcm_id *id = pc->ep.id;
+	struct ib_qp *qp = pc->ep.res.qp;
 	int ret;
 
 	/*
@@ -307,21 +275,17 @@ static int ulp_pconn_accept(struct ulp_pconn *pc,
 	pc->psn = get_random_u32() & 0xffffff;
 	pc->responder_resources = req->responder_resources;
 	pc->initiator_depth = req->initiator_depth;
-	ret = ulp_modify_qp_cm(pc->id, qp, IB_QPS_INIT, 0);
-	if (ret)
-		return ret;
-	for (i = 0; i < pc->nrecv; i++) {
-		ret = ulp_post_recv(&pc->res.bufs[i], ulp_p_recv_done);
-		if (ret)
-			return ret;
-	}
-	ret = ulp_modify_qp_cm(pc->id, qp, IB_QPS_RTR, pc->psn);
+	ret = ulp_modify_qp_cm(id, qp, IB_QPS_INIT, 0);
+	if (!ret)
+		ret = pc->l->ops->post_recvs(pc);
+	if (!ret)
+		ret = ulp_modify_qp_cm(id, qp, IB_QPS_RTR, pc->psn);
 	if (ret)
 		return ret;
 	if (o->mode == ULP_MODE_FAIL)
 		return -ECANCELED;	/* exercise the error path */
 	if (o->mra) {
-		ret = pdcm_send_mra(pc->id, o->mra | (o->mra_delay ?
+		ret = pdcm_send_mra(id, o->mra | (o->mra_delay ?
 					PDCM_MRA_FLAG_DELAY : 0), NULL, 0);
 		if (ret)
 			return ret;
@@ -342,6 +306,42 @@ static u32 ulp_req_size(const struct pdcm_event *ev)
 		return ULP_DEFAULT_SIZE;
 	return clamp_t(u32, be32_to_cpu(t->size), ULP_MIN_MSG, ULP_MAX_MSG);
 }
+
+/* Mode serve: @msgs receives and as many sends; else receives to echo. */
+static int ulp_p_setup(struct ulp_pconn *pc, const struct pdcm_event *ev)
+{
+	const struct ulp_listen_opts *o = &pc->l->o;
+	u32 port = ev->param.req_rcvd.port;
+
+	if (o->mode == ULP_MODE_SERVE) {
+		pc->nrecv = o->msgs;
+		return ulp_res_create(&pc->ep.res, pc->ep.id->device, port,
+				      IB_QPT_RC, 2 * o->msgs, o->size, &pc->ep,
+				      ulp_ep_qp_event);
+	}
+	pc->nrecv = ULP_PASSIVE_BUFS;
+	return ulp_res_create(&pc->ep.res, pc->ep.id->device, port, IB_QPT_RC,
+			      ULP_PASSIVE_BUFS, ulp_req_size(ev), &pc->ep,
+			      ulp_ep_qp_event);
+}
+
+static int ulp_p_post_recvs(struct ulp_pconn *pc)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < pc->nrecv && !ret; i++)
+		ret = ulp_post_recv(&pc->ep.res.bufs[i], ulp_p_recv_done);
+	return ret;
+}
+
+/* The modes accept, hold, reject, fail, echo and serve. */
+static const struct ulp_pconn_ops ulp_passive_ops = {
+	.setup = ulp_p_setup,
+	.post_recvs = ulp_p_post_recvs,
+	.established = ulp_p_established,
+	.dreq_work = ulp_pconn_dreq_work,
+};
 
 static int ulp_req_received(struct pdcm_id *id, const struct pdcm_event *ev)
 {
@@ -384,10 +384,9 @@ static int ulp_req_received(struct pdcm_id *id, const struct pdcm_event *ev)
 	ulp_get(ULP_OBJ_CONN);
 	pc->kind = ULP_CTX_PCONN;
 	pc->l = l;
-	pc->id = id;
-	spin_lock_init(&pc->lock);
+	pc->ep.id = id;
+	ulp_ep_init(&pc->ep, l->ops->dreq_work);
 	INIT_LIST_HEAD(&pc->node);
-	INIT_WORK(&pc->dreq_work, ulp_pconn_dreq_work);
 	INIT_DELAYED_WORK(&pc->rep_work, ulp_pconn_rep_work);
 	id->context = pc;
 
@@ -396,17 +395,7 @@ static int ulp_req_received(struct pdcm_id *id, const struct pdcm_event *ev)
 		ret = -ENODEV;
 		goto reject;
 	}
-	if (l->o.mode == ULP_MODE_SERVE) {
-		pc->nrecv = l->o.msgs;
-		ret = ulp_res_create(&pc->res, id->device, req->port,
-				     IB_QPT_RC, 2 * l->o.msgs, l->o.size, pc,
-				     ulp_p_qp_event);
-	} else {
-		pc->nrecv = ULP_PASSIVE_BUFS;
-		ret = ulp_res_create(&pc->res, id->device, req->port,
-				     IB_QPT_RC, ULP_PASSIVE_BUFS,
-				     ulp_req_size(ev), pc, ulp_p_qp_event);
-	}
+	ret = l->ops->setup(pc, ev);
 	if (ret)
 		goto reject;
 	ret = ulp_pconn_accept(pc, req);
@@ -458,15 +447,14 @@ static int ulp_passive_handler(struct pdcm_id *id, const struct pdcm_event *ev)
 		if (!pc->established) {
 			pc->established = true;
 			atomic_inc(&l->established);
-			if (l->o.mode == ULP_MODE_SERVE)
-				ulp_p_serve_start(pc);
+			l->ops->established(pc);
 		}
 		return 0;
 	case PDCM_DREP_RECEIVED:
-		atomic_inc(&l->disconnected);
+		atomic_inc(&l->drep);
 		return 0;
 	case PDCM_DREQ_RECEIVED:
-		atomic_inc(&l->disconnected);
+		atomic_inc(&l->dreq);
 		if (pdcm_send_drep(id, NULL, 0))
 			atomic_inc(&l->errors);
 		return 0;
@@ -488,6 +476,7 @@ static struct ulp_listener *ulp_listener_find(const char *name)
 {
 	struct ulp_listener *l;
 
+	lockdep_assert_held(&ulp_lock);
 	list_for_each_entry(l, &ulp_listeners, node)
 		if (!strcmp(l->name, name))
 			return l;
@@ -569,6 +558,9 @@ static int ulp_build_compare(struct ulp_listener *l, const char *addr,
  * @port: port, or 0 for any
  * @o: mode, backlog and the other options (struct ulp_listen_opts)
  *
+ * A listener of mode rping serves rping's pings (rping.c) with buffers of
+ * @o->size bytes.
+ *
  * Context: process, ctl serialised.
  * Return: 0 or a negative errno.
  */
@@ -593,6 +585,8 @@ int ulp_listen(const char *name, __be64 sid, const char *addr,
 		sizeof(l->devname));
 	l->sid = sid;
 	l->o = *o;
+	l->ops = o->mode == ULP_MODE_RPING ? &ulp_rping_pconn_ops :
+					     &ulp_passive_ops;
 	INIT_LIST_HEAD(&l->conns);
 	attr.service_id = sid;
 	attr.port = port;
@@ -699,7 +693,13 @@ int ulp_destroy_listener(const char *name)
 	return 0;
 }
 
-/* Close every listener; records stay.  Context: ctl serialised. */
+/**
+ * ulp_destroy_all_listeners() - close every listener, of every mode
+ *
+ * Their connections go first; their results lines stay (state=destroyed).
+ *
+ * Context: process, ctl serialised.
+ */
 void ulp_destroy_all_listeners(void)
 {
 	struct ulp_listener *l;
@@ -720,7 +720,11 @@ void ulp_destroy_all_listeners(void)
 	}
 }
 
-/* Drop the records of closed listeners.  Context: ctl serialised. */
+/**
+ * ulp_free_listeners() - close every listener and drop their records
+ *
+ * Context: process, ctl serialised.
+ */
 void ulp_free_listeners(void)
 {
 	struct ulp_listener *l, *tmp;
@@ -734,21 +738,32 @@ void ulp_free_listeners(void)
 	mutex_unlock(&ulp_lock);
 }
 
-/* One "listener" line each; ulp_lock held. */
+/**
+ * ulp_show_listeners() - one "listener" line each
+ * @m: the results file
+ *
+ * Context: ulp_lock held.
+ */
 void ulp_show_listeners(struct seq_file *m)
 {
 	struct ulp_listener *l;
 
-	list_for_each_entry(l, &ulp_listeners, node)
+	lockdep_assert_held(&ulp_lock);
+	list_for_each_entry(l, &ulp_listeners, node) {
 		seq_printf(m,
-			   "listener %s sid=0x%016llx addr=%s dev=%s mode=%s state=%s reqs=%d established=%d bytes=%lld bad=%d disconnected=%d timewait=%d rejected=%d errors=%d addr_errors=%d live=%d\n",
+			   "listener %s sid=0x%016llx addr=%s dev=%s mode=%s state=%s reqs=%d established=%d bytes=%lld bad=%d disconnected=%d timewait=%d rejected=%d errors=%d addr_errors=%d live=%d",
 			   l->name, be64_to_cpu(l->sid), l->addr, l->devname,
 			   ulp_mode_names[l->o.mode],
 			   l->dying ? "destroyed" : "listening",
 			   atomic_read(&l->reqs), atomic_read(&l->established),
 			   (long long)atomic64_read(&l->bytes),
-			   atomic_read(&l->bad), atomic_read(&l->disconnected),
+			   atomic_read(&l->bad),
+			   atomic_read(&l->dreq) + atomic_read(&l->drep),
 			   atomic_read(&l->timewait), atomic_read(&l->rejected),
 			   atomic_read(&l->errors),
 			   atomic_read(&l->addr_errors), atomic_read(&l->live));
+		if (l->ops->show)
+			l->ops->show(m, l);
+		seq_putc(m, '\n');
+	}
 }

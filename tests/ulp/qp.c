@@ -190,6 +190,28 @@ int ulp_post_recv(struct ulp_buf *b,
 	return ib_post_recv(r->qp, &wr, NULL);
 }
 
+/* Post @wr on @b's QP for @len bytes of @b from @offset, signalled. */
+static int ulp_post_wr(struct ulp_buf *b, u32 offset, u32 len,
+		       void (*done)(struct ib_cq *cq, struct ib_wc *wc),
+		       struct ib_send_wr *wr)
+{
+	struct ulp_qpres *r = b->res;
+	struct ib_sge sge = {
+		.addr = b->dma + offset,
+		.length = len,
+		.lkey = r->pd->local_dma_lkey,
+	};
+
+	wr->wr_cqe = &b->cqe;
+	wr->sg_list = &sge;
+	wr->num_sge = 1;
+	wr->send_flags = IB_SEND_SIGNALED;
+	b->cqe.done = done;
+	ib_dma_sync_single_for_device(r->dev, b->dma, b->size,
+				      DMA_BIDIRECTIONAL);
+	return ib_post_send(r->qp, wr, NULL);
+}
+
 /**
  * ulp_post_send() - send @len bytes of @b starting at @offset
  * @b: the buffer
@@ -208,20 +230,8 @@ int ulp_post_send(struct ulp_buf *b, u32 offset, u32 len,
 		  void (*done)(struct ib_cq *cq, struct ib_wc *wc),
 		  struct ib_ah *ah, u32 remote_qpn, u32 remote_qkey)
 {
-	struct ulp_qpres *r = b->res;
-	struct ib_sge sge = {
-		.addr = b->dma + offset,
-		.length = len,
-		.lkey = r->pd->local_dma_lkey,
-	};
 	struct ib_ud_wr wr = {
-		.wr = {
-			.wr_cqe = &b->cqe,
-			.sg_list = &sge,
-			.num_sge = 1,
-			.opcode = IB_WR_SEND,
-			.send_flags = IB_SEND_SIGNALED,
-		},
+		.wr.opcode = IB_WR_SEND,
 		.ah = ah,
 		.remote_qpn = remote_qpn,
 		.remote_qkey = remote_qkey,
@@ -233,12 +243,9 @@ int ulp_post_send(struct ulp_buf *b, u32 offset, u32 len,
 	 */
 	if (ah) {
 		wr.wr.opcode = IB_WR_SEND_WITH_IMM;
-		wr.wr.ex.imm_data = cpu_to_be32(r->qp->qp_num);
+		wr.wr.ex.imm_data = cpu_to_be32(b->res->qp->qp_num);
 	}
-	b->cqe.done = done;
-	ib_dma_sync_single_for_device(r->dev, b->dma, b->size,
-				      DMA_BIDIRECTIONAL);
-	return ib_post_send(r->qp, &wr.wr, NULL);
+	return ulp_post_wr(b, offset, len, done, &wr.wr);
 }
 
 /**
@@ -366,4 +373,171 @@ bool ulp_verify(const void *buf, u32 len)
 		if (p[i] != ulp_pattern_byte(run, idx, seq, i))
 			return false;
 	return true;
+}
+
+/**
+ * ulp_ep_init() - set up the locking and the DREQ work of a connection
+ * @ep: the connection's data path part
+ * @dreq_work: what disconnecting from process context does
+ *
+ * Context: any.
+ */
+void ulp_ep_init(struct ulp_ep *ep, work_func_t dreq_work)
+{
+	spin_lock_init(&ep->lock);
+	INIT_WORK(&ep->dreq_work, dreq_work);
+}
+
+/**
+ * ulp_ep_quiesce() - stop @ep's posting and its DREQ work
+ * @ep: the connection
+ *
+ * Context: process; waits for a running DREQ work.
+ */
+void ulp_ep_quiesce(struct ulp_ep *ep)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ep->lock, flags);
+	ep->closing = true;
+	spin_unlock_irqrestore(&ep->lock, flags);
+	cancel_work_sync(&ep->dreq_work);
+}
+
+/**
+ * ulp_ep_free() - destroy a quiesced connection's id and resources
+ * @ep: the connection, after ulp_ep_quiesce()
+ * @destroy_id: destroy @ep->id too (false: pdcm destroys it, or none)
+ *
+ * Context: process.
+ */
+void ulp_ep_free(struct ulp_ep *ep, bool destroy_id)
+{
+	if (destroy_id && ep->id) {
+		pdcm_destroy_id(ep->id);
+		ulp_put(ULP_OBJ_ID);
+	}
+	ep->id = NULL;
+	ulp_res_destroy(&ep->res);
+}
+
+/**
+ * ulp_ep_queue_dreq() - queue @ep's DREQ work unless it is closing
+ * @ep: the connection
+ *
+ * Context: any, completion handlers included.
+ * Return: true if it was queued (or already was).
+ */
+bool ulp_ep_queue_dreq(struct ulp_ep *ep)
+{
+	unsigned long flags;
+	bool queued = false;
+
+	spin_lock_irqsave(&ep->lock, flags);
+	if (!ep->closing) {
+		queue_work(ulp_wq, &ep->dreq_work);
+		queued = true;
+	}
+	spin_unlock_irqrestore(&ep->lock, flags);
+	return queued;
+}
+
+/**
+ * ulp_ep_qp_event() - QP event handler of a connection (context: its ep)
+ * @ev: the event
+ * @ctx: the struct ulp_ep
+ *
+ * Data that arrives before the RTU raises COMM_EST on real HCAs (rxe
+ * never does): tell pdcm, which then delivers USER_ESTABLISHED.
+ *
+ * Context: any.
+ */
+void ulp_ep_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct ulp_ep *ep = ctx;
+	unsigned long flags;
+
+	if (ev->event != IB_EVENT_COMM_EST)
+		return;
+	spin_lock_irqsave(&ep->lock, flags);
+	if (!ep->closing)
+		pdcm_notify(ep->id, IB_EVENT_COMM_EST);
+	spin_unlock_irqrestore(&ep->lock, flags);
+}
+
+/**
+ * ulp_ep_post_recv() - ulp_post_recv() unless @ep is closing
+ * @ep: the connection
+ * @b: one of its buffers
+ * @done: the completion handler
+ *
+ * Context: any.
+ * Return: 0, -ESHUTDOWN if @ep is closing, or what ib_post_recv() returns.
+ */
+int ulp_ep_post_recv(struct ulp_ep *ep, struct ulp_buf *b,
+		     void (*done)(struct ib_cq *cq, struct ib_wc *wc))
+{
+	unsigned long flags;
+	int ret = -ESHUTDOWN;
+
+	spin_lock_irqsave(&ep->lock, flags);
+	if (!ep->closing)
+		ret = ulp_post_recv(b, done);
+	spin_unlock_irqrestore(&ep->lock, flags);
+	return ret;
+}
+
+/**
+ * ulp_ep_post_send() - send the first @len bytes of @b unless @ep is closing
+ * @ep: the connection
+ * @b: one of its buffers
+ * @len: bytes
+ * @done: the completion handler
+ *
+ * Context: any.
+ * Return: 0, -ESHUTDOWN if @ep is closing, or what ib_post_send() returns.
+ */
+int ulp_ep_post_send(struct ulp_ep *ep, struct ulp_buf *b, u32 len,
+		     void (*done)(struct ib_cq *cq, struct ib_wc *wc))
+{
+	unsigned long flags;
+	int ret = -ESHUTDOWN;
+
+	spin_lock_irqsave(&ep->lock, flags);
+	if (!ep->closing)
+		ret = ulp_post_send(b, 0, len, done, NULL, 0, 0);
+	spin_unlock_irqrestore(&ep->lock, flags);
+	return ret;
+}
+
+/**
+ * ulp_ep_post_rdma() - RDMA READ into or WRITE from @b unless @ep is closing
+ * @ep: the connection
+ * @b: one of its buffers (the PD's local DMA lkey covers it)
+ * @len: bytes, from the start of @b
+ * @op: IB_WR_RDMA_READ or IB_WR_RDMA_WRITE
+ * @raddr: the remote address
+ * @rkey: its rkey
+ * @done: the completion handler
+ *
+ * Context: any.
+ * Return: 0, -ESHUTDOWN if @ep is closing, or what ib_post_send() returns.
+ */
+int ulp_ep_post_rdma(struct ulp_ep *ep, struct ulp_buf *b, u32 len,
+		     enum ib_wr_opcode op, u64 raddr, u32 rkey,
+		     void (*done)(struct ib_cq *cq, struct ib_wc *wc))
+{
+	struct ib_rdma_wr wr = {
+		.wr.opcode = op,
+		.remote_addr = raddr,
+		.rkey = rkey,
+	};
+	unsigned long flags;
+	int ret = -ESHUTDOWN;
+
+	spin_lock_irqsave(&ep->lock, flags);
+	if (!ep->closing)
+		ret = ulp_post_wr(b, 0, len, done, &wr.wr);
+	spin_unlock_irqrestore(&ep->lock, flags);
+	return ret;
 }

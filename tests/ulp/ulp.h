@@ -4,7 +4,7 @@
  * of its parts: ctl.c (module, devices, debugfs, command parsing), qp.c
  * (verbs resources and the data pattern), passive.c (listeners), active.c
  * (connection runs), sidr.c (SIDR over UD) and rping.c (rdma-core's rping
- * protocol, both roles).
+ * protocol: a listener mode and a kind of run).
  */
 #ifndef _PDCM_ULP_H
 #define _PDCM_ULP_H
@@ -132,6 +132,43 @@ int ulp_modify_ud(struct ulp_qpres *r, u16 pkey, u32 qkey);
 void ulp_fill(void *buf, u32 len, u32 run, u32 idx, u32 seq);
 bool ulp_verify(const void *buf, u32 len);
 
+struct ulp_rping;
+
+/*
+ * What the data path of one RC connection uses, on either side: its id,
+ * its verbs resources (their buffers' and QP's context is the ulp_ep), and
+ * @closing under @lock, which every post and every queueing of
+ * @dreq_work checks.  Once ulp_ep_quiesce() has returned, nothing posts or
+ * queues any more.
+ */
+struct ulp_ep {
+	struct pdcm_id *id;
+	struct ulp_qpres res;
+	spinlock_t lock;		/* @closing vs. posting and queueing */
+	bool closing;
+	struct work_struct dreq_work;	/* disconnect from process context */
+	struct ulp_rping *rping;	/* rping's data path state, or NULL */
+};
+
+void ulp_ep_init(struct ulp_ep *ep, work_func_t dreq_work);
+void ulp_ep_quiesce(struct ulp_ep *ep);
+void ulp_ep_free(struct ulp_ep *ep, bool destroy_id);
+bool ulp_ep_queue_dreq(struct ulp_ep *ep);
+void ulp_ep_qp_event(struct ib_event *ev, void *ctx);
+int ulp_ep_post_recv(struct ulp_ep *ep, struct ulp_buf *b,
+		     void (*done)(struct ib_cq *cq, struct ib_wc *wc));
+int ulp_ep_post_send(struct ulp_ep *ep, struct ulp_buf *b, u32 len,
+		     void (*done)(struct ib_cq *cq, struct ib_wc *wc));
+int ulp_ep_post_rdma(struct ulp_ep *ep, struct ulp_buf *b, u32 len,
+		     enum ib_wr_opcode op, u64 raddr, u32 rkey,
+		     void (*done)(struct ib_cq *cq, struct ib_wc *wc));
+
+/* The connection whose buffer @b is. */
+static inline struct ulp_ep *ulp_buf_ep(const struct ulp_buf *b)
+{
+	return b->ctx;
+}
+
 /*
  * What an active side puts after the RDMA CM header in the REQ: the
  * passive side sizes its buffers from it and the pattern names the run.
@@ -145,6 +182,36 @@ struct ulp_req_token {
 };
 
 #define ULP_REQ_PDATA_LEN	(PDCM_CMA_HDR_SIZE + sizeof(struct ulp_req_token))
+
+/* --- rping.c: rdma-core's rping protocol ----------------------------- */
+
+#define ULP_RPING_MIN_SIZE	26	/* rping's smallest -S */
+#define ULP_RPING_MAX_SIZE	65535	/* and its largest */
+#define ULP_RPING_MAX_COUNT	1000000	/* pings of one "rping" */
+#define ULP_RPING_LISTEN_SIZE	65536	/* a server's default buffer size */
+
+struct ulp_pconn;
+struct ulp_aconn;
+
+/*
+ * rping's data path state of one connection: the server's (in a ulp_pconn
+ * of a mode rping listener) or the client's (in the ulp_aconn of an
+ * "rping" run).  @step and what follows belong to the completion handlers.
+ */
+struct ulp_rping {
+	struct ulp_ep *ep;
+	struct ulp_pconn *pc;		/* server */
+	struct ulp_aconn *ac;		/* client */
+	u32 size;			/* of each buffer */
+	bool stopped;			/* server, under ep->lock */
+	struct ib_cqe reg_cqe;		/* client: the IB_WR_REG_MRs */
+	int step;			/* enum ulp_rstep (rping.c) */
+	u64 raddr;			/* the last advertisement */
+	u32 rkey, rlen;
+	u32 len, wlen;			/* server: bytes read, written */
+	u32 regs;			/* client: registrations done */
+	u32 pings;			/* finished */
+};
 
 /* Tags the structs a pdcm_id's context may point to. */
 enum ulp_ctx_kind {
@@ -161,12 +228,15 @@ enum ulp_ctx_kind {
  * variants speak rdma-core's example tools: echo (echo any data, count
  * its bytes unverified: rdma_client) and serve (ucmatose's server: once
  * established send @msgs messages of @size bytes, take as many back, then
- * disconnect).
+ * disconnect).  Mode rping is rdma-core's rping server, with its own data
+ * path (rping.c).
  */
 enum ulp_mode {
 	ULP_MODE_ACCEPT, ULP_MODE_HOLD, ULP_MODE_REJECT, ULP_MODE_FAIL,
-	ULP_MODE_ECHO, ULP_MODE_SERVE
+	ULP_MODE_ECHO, ULP_MODE_SERVE, ULP_MODE_RPING, ULP_MODE_NR
 };
+
+extern const char *const ulp_mode_names[ULP_MODE_NR];
 
 #define ULP_SERVE_MAX_MSGS	64
 #define ULP_MAX_DELAY_MS	60000
@@ -190,6 +260,26 @@ struct ulp_listen_opts {
 	bool mra_delay;
 };
 
+struct ulp_listener;
+
+/*
+ * What a listener's mode does with the connections passive.c sets up:
+ * passive.c's modes have one table, mode rping (rping.c) another.
+ * @setup: check the REQ and make @pc's resources (context &pc->ep);
+ * @post_recvs: the receives, with the QP in INIT; @established: RTU or
+ * COMM_EST, once; @dreq_work: @pc->ep's; @show: the mode's fields of the
+ * "listener" line, or NULL.
+ */
+struct ulp_pconn_ops {
+	int (*setup)(struct ulp_pconn *pc, const struct pdcm_event *ev);
+	int (*post_recvs)(struct ulp_pconn *pc);
+	void (*established)(struct ulp_pconn *pc);
+	work_func_t dreq_work;
+	void (*show)(struct seq_file *m, const struct ulp_listener *l);
+};
+
+extern const struct ulp_pconn_ops ulp_rping_pconn_ops;
+
 struct ulp_listener {
 	u32 kind;			/* ULP_CTX_LISTENER */
 	struct kref ref;		/* the list's, and one per pconn */
@@ -199,13 +289,43 @@ struct ulp_listener {
 	char devname[IB_DEVICE_NAME_MAX];
 	__be64 sid;
 	struct ulp_listen_opts o;
+	const struct ulp_pconn_ops *ops;	/* of @o.mode */
 	struct pdcm_compare cmp;
 	struct pdcm_id *id;		/* NULL once destroyed */
 	bool dying;			/* under ulp_lock */
 	struct list_head conns;		/* struct ulp_pconn, under ulp_lock */
-	atomic_t reqs, established, disconnected, timewait, rejected;
+	atomic_t reqs, established, dreq, drep, timewait, rejected;
 	atomic_t errors, bad, addr_errors, live;
 	atomic64_t bytes;
+	/* mode rping */
+	atomic_t pings, verified;
+	atomic_t rd_atomic, dest_rd_atomic;	/* the last connection's QP */
+	atomic64_t read, written;
+};
+
+/*
+ * The passive side of a connection.  Until it is on its listener's list
+ * the REQ handler owns it; then whoever takes it off the list under
+ * ulp_lock does (passive.c).
+ */
+struct ulp_pconn {
+	u32 kind;			/* ULP_CTX_PCONN */
+	struct list_head node;		/* in ->l->conns, under ulp_lock */
+	struct ulp_listener *l;		/* holds a reference */
+	struct ulp_ep ep;
+	bool detached;			/* under ulp_lock: a close owns it */
+	bool established;		/* pdcm handler only */
+	struct delayed_work rep_work;	/* listener's delay: the REP */
+	u8 responder_resources;		/* the REQ's, for the REP */
+	u8 initiator_depth;
+	u32 nrecv;			/* receives: bufs[0, nrecv) */
+	u32 psn;			/* our receive PSN, in the REP */
+	union {
+		struct {		/* mode serve: completions */
+			u32 sent, rcvd;
+		} serve;
+		struct ulp_rping rping;
+	};
 };
 
 int ulp_listen(const char *name, __be64 sid, const char *addr,
@@ -215,6 +335,39 @@ int ulp_destroy_listener(const char *name);
 void ulp_destroy_all_listeners(void);
 void ulp_free_listeners(void);
 void ulp_show_listeners(struct seq_file *m);
+
+/* --- results of connections, ctl.c ---------------------------------- */
+
+enum ulp_conn_result {
+	ULP_RES_NONE,		/* never started */
+	ULP_RES_OK,		/* connected, data verified, disconnected */
+	ULP_RES_REJ,		/* REJ received, reason in rej_reason */
+	ULP_RES_REQ_ERROR,	/* REQ unanswered after all retries */
+	ULP_RES_TIMEOUT,	/* the command's timeout passed */
+	ULP_RES_PEER_DISC,	/* the peer disconnected first */
+	ULP_RES_DATA_ERROR,	/* bad echo or failed work completion */
+	ULP_RES_ERROR,		/* local error (verbs, pdcm call) */
+	ULP_RES_NR
+};
+
+extern const char *const ulp_result_names[ULP_RES_NR];
+
+enum ulp_record_kind { ULP_REC_RUN, ULP_REC_SIDR, ULP_REC_RPING };
+
+struct ulp_conn_record {
+	u8 result;
+	u8 established;
+	u8 drep;
+	u8 dreq_rcvd;		/* the peer disconnected */
+	u8 timewait;
+	u16 rej_reason;
+	int err;
+	u32 setup_us;
+	u64 verified;		/* bytes echoed right (rping: pings) */
+	char listener[ULP_NAME_LEN];
+	u32 pings, bad;		/* rping */
+	u8 rd_atomic, dest_rd_atomic;	/* rping: the QP's, after RTS */
+};
 
 /* --- active.c -------------------------------------------------------- */
 
@@ -234,7 +387,61 @@ struct ulp_connect_args {
 	int gen;		/* ulp_abort_gen when it began */
 };
 
-int ulp_connect(const struct ulp_connect_args *a);
+/*
+ * What differs between the kinds of run, "connect" (echoed messages) and
+ * "rping": @kind of the record; @nbufs buffers of a->size per connection;
+ * @token: the REQ carries struct ulp_req_token after the RDMA CM header;
+ * @setup: resources made, before the REQ; @start: the data phase, with
+ * the RTU sent (if a->msgs), under ac->mutex.
+ */
+struct ulp_run_ops {
+	enum ulp_record_kind kind;
+	unsigned int nbufs;
+	bool token;
+	int (*setup)(struct ulp_aconn *ac);
+	int (*start)(struct ulp_aconn *ac);
+};
+
+extern const struct ulp_run_ops ulp_connect_ops;
+extern const struct ulp_run_ops ulp_rping_run_ops;
+
+struct ulp_run {
+	const struct ulp_connect_args *a;
+	const struct ulp_run_ops *ops;
+	unsigned int no;
+	struct ulp_aconn *conns;
+	atomic_t pending;
+};
+
+/*
+ * One connection of a run.  @mutex serialises the pdcm handler, the DREQ
+ * work and the command thread (CM state, @done).  Completion handlers of
+ * one CQ run one at a time and never sleep: they own the data fields (and
+ * @rec's counters), post through ulp_ep_post_*() and hand disconnecting
+ * to the DREQ work with ulp_aconn_data_end().
+ */
+struct ulp_aconn {
+	struct ulp_run *run;
+	u32 idx;
+	struct ulp_ep ep;
+	struct mutex mutex;		/* CM state, @done */
+	bool done;			/* under @mutex */
+	bool data_ended;		/* under ep.lock */
+	bool data_err;
+	struct sa_path_rec path;
+	ktime_t t_req, t_est;
+	struct ulp_conn_record rec;
+	union {
+		struct {		/* connect: bufs[0] send, bufs[1] receive */
+			u32 seq;
+			bool sdone, rdone;
+		} echo;
+		struct ulp_rping rping;
+	};
+};
+
+int ulp_run(const struct ulp_connect_args *a, const struct ulp_run_ops *ops);
+void ulp_aconn_data_end(struct ulp_aconn *ac, bool err);
 
 /* --- sidr.c ---------------------------------------------------------- */
 
@@ -258,50 +465,7 @@ void ulp_sidr_free_all(void);
 void ulp_show_sidr_listeners(struct seq_file *m);
 int ulp_sidr(const struct ulp_connect_args *a);
 
-/* --- rping.c: rdma-core's rping protocol ----------------------------- */
-
-#define ULP_RPING_MIN_SIZE	26	/* rping's smallest -S */
-#define ULP_RPING_MAX_SIZE	65535	/* and its largest */
-#define ULP_RPING_MAX_COUNT	1000000	/* pings of one "rping" */
-
-int ulp_rping_listen(const char *name, __be64 sid, const char *addr,
-		     struct ib_device *dev, u32 port, u32 backlog, u32 size);
-int ulp_rping_destroy_listener(const char *name);
-int ulp_rping(const struct ulp_connect_args *a);
-void ulp_rping_destroy_all(void);
-void ulp_rping_free_all(void);
-void ulp_show_rping(struct seq_file *m);
-
-/* --- records (results of runs), ctl.c -------------------------------- */
-
-enum ulp_conn_result {
-	ULP_RES_NONE,		/* never started */
-	ULP_RES_OK,		/* connected, data verified, disconnected */
-	ULP_RES_REJ,		/* REJ received, reason in rej_reason */
-	ULP_RES_REQ_ERROR,	/* REQ unanswered after all retries */
-	ULP_RES_TIMEOUT,	/* the command's timeout passed */
-	ULP_RES_PEER_DISC,	/* the peer disconnected first */
-	ULP_RES_DATA_ERROR,	/* bad echo or failed work completion */
-	ULP_RES_ERROR,		/* local error (verbs, pdcm call) */
-	ULP_RES_NR
-};
-
-extern const char *const ulp_result_names[ULP_RES_NR];
-
-struct ulp_conn_record {
-	u8 result;
-	u8 established;
-	u8 drep;
-	u8 dreq_rcvd;		/* the peer disconnected */
-	u8 timewait;
-	u16 rej_reason;
-	int err;
-	u32 setup_us;
-	u64 verified;
-	char listener[ULP_NAME_LEN];
-};
-
-enum ulp_record_kind { ULP_REC_RUN, ULP_REC_SIDR };
+/* --- records, ctl.c ------------------------------------------------- */
 
 struct ulp_record {
 	struct list_head node;		/* in ulp_records */

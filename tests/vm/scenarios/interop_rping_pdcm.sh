@@ -24,7 +24,7 @@ rping_ok() {
 	ulp_is "rping $(rping_last) " result ok
 }
 
-L="rping_listener S "
+L="listener S "
 
 net_up
 rxe_add rxe0 eth0
@@ -32,8 +32,8 @@ suite_begin interop_rping_pdcm
 ulp_setup
 res0=$(rdma_res)
 check enable_pdcm_events sh -c "echo 1 > $T/events/pdcm/enable"
-check rping_listen ulp rping_listen S tcp:7174 "$VM_IP"
-check_not rping_listen_twice ulp rping_listen S tcp:7174 "$VM_IP"
+check rping_listen ulp listen S tcp:7174 "$VM_IP" mode=rping
+check_not rping_listen_twice ulp listen S tcp:7174 "$VM_IP" mode=rping
 check_not rping_size_too_small ulp rping tcp:7174 "$VM_PEER" size=25
 # 1. the peer's rping client
 check client_connected wait_for "[ \"\$(ulp_get '$L' established)\" = 1 ]" 90

@@ -9,15 +9,15 @@
 # (interop_rping_* runs the same code against rdma-core's rping.)
 . /pdcm/scenarios/ulp_lib.sh
 
-S="rping_listener S "
-T="rping_listener T "
+S="listener S "
+T="listener T "
 
 net_up
 rxe_add rxe0 eth0
 suite_begin ulp_rping
 ulp_setup
 res0=$(rdma_res)
-check listen ulp rping_listen S tcp:7174 "$VM_IP"
+check listen ulp listen S tcp:7174 "$VM_IP" mode=rping
 check rping_100 ulp rping tcp:7174 "$VM_IP" count=100 size=1000
 ulp_note "rping 1 "
 check run_ok ulp_is "rping 1 " result ok
@@ -39,7 +39,7 @@ check server_all_verified wait_for "ulp_is '$S' verified 106" 10
 check server_no_bad ulp_is "$S" bad 0
 check server_no_errors ulp_is "$S" errors 0
 # a source larger than the server's buffers: the server disconnects
-check listen_small ulp rping_listen T tcp:7175 "$VM_IP" size=64
+check listen_small ulp listen T tcp:7175 "$VM_IP" mode=rping size=64
 check rping_too_big ulp rping tcp:7175 "$VM_IP" count=3 size=1000
 ulp_note "rping 4 "
 check too_big_cut_off ulp_is "rping 4 " result peer_disconnect
@@ -61,7 +61,7 @@ check listener_destroyed ulp_is "$S" state destroyed
 check conns_freed wait_for "ulp_is 'live ' conns 0" 20
 check only_T_left eval "ulp_is 'live ' listeners 1 && ulp_is 'live ' ids 1 && ulp_is 'live ' mrs 0"
 check resources_back_1 rdma_res_is "$res0"
-check listen_again ulp rping_listen S tcp:7174 "$VM_IP"
+check listen_again ulp listen S tcp:7174 "$VM_IP" mode=rping
 # close while pinging: the run is aborted, the listener goes
 ulp rping tcp:7174 "$VM_IP" count=1000000 timeout=60 &
 pid=$!
