@@ -6,7 +6,7 @@
 # its ucmatose server (10 x 100 bytes; ucmatose sends first, the
 # ULP's one-at-a-time exchange meets it, RNR retries covering the gaps),
 # then resolves the peer's udaddy server with SIDR (rdma_cm's Q_Key) and
-# gets one datagram echoed.
+# gets one datagram echoed, then connects to rdma_server over IPv6.
 # The tools send their own data, so only the lengths are checked
 # (verify=0).  Until a server listens the peer's CM answers REJ 8 at once
 # and the run is retried.
@@ -51,7 +51,16 @@ n=$(grep -c '^sidr ' $ULP/results)
 ulp_note "sidr "
 check udaddy_qkey ulp_is "sidr $n " qkey 0x1234567
 check udaddy_echoed ulp_is "sidr $n " echoed 1
-grep '^conn ' $ULP/conns | tail -n 2 | while IFS= read -r l; do kmsg "    # $l"; done
+# IPv6: the peer's rdma_server on fd00::1
+echo 0 >/proc/sys/net/ipv6/conf/eth0/accept_dad
+check ipv6_address ip -6 addr add fd00::2/64 dev eth0
+check rdma_server_ipv6_run retry 40 ulp_run 1 tcp:7471 fd00::1 fd00::2 1 16 verify=0 peer_disc=1
+n=$(grep -c '^run ' $ULP/results)
+check rdma_server_ipv6_connected ulp_is "run $n " connected 1
+check rdma_server_ipv6_16_bytes_back ulp_is "run $n " verified 16
+check rdma_server_ipv6_sent_the_dreq grep "^conn $n 0 .* result=ok .* drep=0 dreq_rcvd=1 " $ULP/conns
+ulp_note "run $n "
+grep '^conn ' $ULP/conns | tail -n 3 | while IFS= read -r l; do kmsg "    # $l"; done
 echo 0 >$T/events/pdcm/enable
 trace_to_console
 for m in "tx REQ" "rx REP" "tx RTU" "tx SIDR_REQ" "rx SIDR_REP"; do
