@@ -30,6 +30,19 @@ record() {	# record STATUS NAME [detail file]
 	if [ "$1" = FAIL ] && [ -n "${3:-}" ]; then tail -n 30 "$3" | sed 's/^/    /'; fi
 }
 
+# record_lines [PREFIX]: record the "PASS name" / "FAIL name" lines of a
+# tool's output on stdin (names prefixed with PREFIX); other lines pass.
+record_lines() {
+	local l
+	while read -r l; do
+		case $l in
+		"PASS "*) record PASS "${1:-}${l#PASS }" ;;
+		"FAIL "*) record FAIL "${1:-}${l#FAIL }" ;;
+		*) echo "$l" ;;
+		esac
+	done
+}
+
 # build_pdcm NAME KDIR [make args]: a private copy of the tree built against
 # KDIR with W=1; a compiler warning fails the step.  Sets $BUILT.
 build_pdcm() {
@@ -56,13 +69,22 @@ guest_boot() {
 	echo "guest $name: $((SECONDS - t0)) s" >>"$LOGS/$name.result"
 }
 
-# guest_count NAME: show a guest's results and add them to the totals.
-guest_count() {
-	local r=$LOGS/$1.result
-	[ -f "$r" ] || { record FAIL "$1.no_result"; return; }
-	grep -v '^counts:' "$r"
-	set -- $(sed -n 's/^counts: //p' "$r")
+# count_file FILE NAME [DETAIL]: show FILE's result lines and add its
+# "counts: P F S" line to the totals; no such line is the failure NAME.
+count_file() {
+	local f=$1 name=$2 detail=${3:-}
+	grep -v '^counts:' "$f" 2>/dev/null
+	set -- $(sed -n 's/^counts: //p' "$f" 2>/dev/null)
+	if [ $# -ne 3 ]; then
+		record FAIL "$name" "$detail"
+		return
+	fi
 	PASSED=$((PASSED + $1)) FAILED=$((FAILED + $2)) SKIPPED=$((SKIPPED + $3))
+}
+
+# guest_count NAME: a guest's results (ktap.py's output).
+guest_count() {
+	count_file "$LOGS/$1.result" "$1.no_result"
 }
 
 # VM_ONLY=REGEX boots only the guests whose names match it (a quick loop
@@ -180,16 +202,10 @@ check_host() {
 # Style gates: checkpatch --strict per file, sparse, SPDX lines.
 # check_style [GATE]: all of them but GATE (check_vm's build runs sparse).
 check_style() {
-	local g l
+	local g
 	for g in checkpatch sparse spdx kerneldoc; do
 		[ "$g" = "${1:-}" ] && continue
-		while read -r l; do
-			case $l in
-			"PASS "*) record PASS "style.${l#PASS }" ;;
-			"FAIL "*) record FAIL "style.${l#FAIL }" ;;
-			*) echo "$l" ;;
-			esac
-		done < <(scripts/style.sh $g 2>&1)
+		record_lines style. < <(scripts/style.sh $g 2>&1)
 	done
 	# make docs: kernel-doc rendered, every page through docutils
 	if scripts/docs.sh >"$LOGS/docs.log" 2>&1; then
@@ -280,14 +296,7 @@ dkms_job() {
 }
 
 dkms_count() {
-	local l
-	while read -r l; do
-		case $l in
-		"PASS "*) record PASS "${l#PASS }" ;;
-		"FAIL "*) record FAIL "${l#FAIL }" ;;
-		*) echo "$l" ;;
-		esac
-	done <"$LOGS/dkms.out"
+	record_lines <"$LOGS/dkms.out"
 }
 
 # The upstream way (kunit.py on UML) in the pool; uml_count reads it.
@@ -299,13 +308,7 @@ check_uml() {
 }
 
 uml_count() {
-	grep -v '^counts:' "$LOGS/uml.out"
-	set -- $(sed -n 's/^counts: //p' "$LOGS/uml.out")
-	if [ $# -eq 3 ]; then
-		PASSED=$((PASSED + $1)) FAILED=$((FAILED + $2)) SKIPPED=$((SKIPPED + $3))
-	else
-		record FAIL uml.run "$LOGS/uml.stderr"
-	fi
+	count_file "$LOGS/uml.out" uml.run "$LOGS/uml.stderr"
 }
 
 # timed FUNCTION ARGS...: run it and say how long it took (stderr)

@@ -9,6 +9,7 @@
 #   check_not NAME CMD...   one case: ok if CMD exits non-zero
 #   skip NAME REASON        one case, skipped
 #   suite_end               plan + suite result line
+#   rxe_has_gids ADDR...    rxe0's GID table has these addresses
 
 kmsg() {
 	printf '%s\n' "$*" >/dev/kmsg
@@ -77,6 +78,29 @@ net_up() {
 
 rxe_add() {	# rxe_add NAME NETDEV
 	modprobe rdma_rxe && rdma link add "$1" type rxe netdev "$2"
+}
+
+# rxe_gids: rxe0 port 1's GID entries in use, one per line.  Only the
+# first 64 are read: entries are filled from the lowest index, and reading
+# all of rxe's 1024 files takes about a second in an emulated guest.
+rxe_gids() {
+	for _i in $(seq 0 63); do
+		cat /sys/class/infiniband/rxe0/ports/1/gids/$_i
+	done 2>/dev/null | grep -v '^0000:0000:0000:0000:0000:0000:0000:0000$'
+}
+
+# rxe_has_gids ADDR...: rxe0 has a GID for each IPv4 ADDR (its IPv4-mapped
+# form) or each full IPv6 GID (fd00:0000:...:0002).
+rxe_has_gids() {
+	_g=$(rxe_gids)
+	for _a in "$@"; do
+		case $_a in
+		*:*) _p=$_a ;;
+		*) _p=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
+			$(echo "$_a" | tr . ' ')) ;;
+		esac
+		echo "$_g" | grep -qx "$_p" || return 1
+	done
 }
 
 # Wait up to $2 seconds (default 10) for command $1 to succeed.

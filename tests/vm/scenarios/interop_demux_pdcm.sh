@@ -19,26 +19,6 @@
 . /pdcm/scenarios/ulp_lib.sh
 . /pdcm/scenarios/interop_lib.sh
 
-# The GID table has an entry per address once it is up (in its first
-# entries: reading all of rxe's 1024 is slow in an emulated guest).
-gids() {
-	for i in $(seq 0 31); do
-		cat /sys/class/infiniband/rxe0/ports/1/gids/$i
-	done 2>/dev/null
-}
-
-all_gids() {
-	_g=$(gids)
-	for p in ffff:0a00:0003 ffff:0a00:0004 ffff:0a00:0005 '^fd00:.*:0002$'; do
-		echo "$_g" | grep -q "$p" || return 1
-	done
-}
-
-# pdcm's line in debugfs "listens" for the listen whose compare has HEX
-listen_line() {
-	grep "$1" /sys/kernel/debug/pdcm/listens
-}
-
 net_up
 rxe_add rxe0 eth0
 suite_begin interop_demux_pdcm
@@ -49,8 +29,8 @@ done
 # no duplicate address detection: the address is usable at once
 echo 0 >/proc/sys/net/ipv6/conf/eth0/accept_dad
 check ipv6_address ip -6 addr add fd00::2/64 dev eth0
-check gids_for_all_addresses wait_for all_gids 20
-note gids "$(gids | grep -v '^0000:0000:0000:0000:0000:0000:0000:0000$')"
+check gids_for_all_addresses wait_for "rxe_has_gids 10.0.0.3 10.0.0.4 10.0.0.5 fd00:0000:0000:0000:0000:0000:0000:0002" 20
+note gids "$(rxe_gids)"
 res0=$(rdma_res)
 C=/sys/class/infiniband/rxe0/ports/1
 check enable_pdcm_events sh -c "echo 1 > $T/events/pdcm/enable"

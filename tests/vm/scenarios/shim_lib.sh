@@ -31,21 +31,6 @@ st_last() {
 	grep "^$1 " "$ST/results" | tail -n 1 | cut -d' ' -f2
 }
 
-has_gid() {	# has_gid 0a00000b
-	cat /sys/class/infiniband/rxe0/ports/1/gids/* 2>/dev/null |
-		grep -q "ffff:$(echo "$1" | cut -c1-4):$(echo "$1" | cut -c5-8)"
-}
-
-ip_hex() {	# ip_hex 10.0.0.11 -> 0a00000b
-	printf '%02x%02x%02x%02x' $(echo "$1" | tr . ' ')
-}
-
-has_gids() {	# has_gids ADDR...: rxe0 has a RoCE GID for each
-	for _a in "$@"; do
-		has_gid "$(ip_hex "$_a")" || return 1
-	done
-}
-
 # st_setup SUITE [ADDR...]: rxe0 with the ADDRs (default 10.0.0.11 and
 # .12; $VM_IP alone: none) beside $VM_IP, each with its GID; pdcm, the
 # shims, the driver.
@@ -63,7 +48,7 @@ st_setup() {
 	for a in "$@"; do
 		[ "$a" = "$VM_IP" ] || ip addr add "$a/24" dev eth0
 	done
-	check gids_for_all_addresses wait_for "has_gids $VM_IP $*" 10
+	check gids_for_all_addresses wait_for "rxe_has_gids $VM_IP $*" 10
 	res0=$(rdma_res)
 }
 

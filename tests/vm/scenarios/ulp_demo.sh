@@ -16,7 +16,7 @@ for a in 11 12 13; do
 done
 suite_begin ulp_demo
 ulp_setup
-check gids_ready wait_for "[ \$(cat /sys/class/infiniband/rxe0/ports/1/gids/* | grep -c ffff:0a00) -ge 4 ]" 10
+check gids_ready wait_for "rxe_has_gids $VM_IP 10.0.0.11 10.0.0.12 10.0.0.13" 10
 res0=$(rdma_res)
 demo "rdma devices: $(rdma link show | tr '\n' ';')"
 demo "eth0: $(ip -4 -o addr show dev eth0 | awk '{print $4}' | tr '\n' ' ')"

@@ -9,12 +9,6 @@
 
 N=10
 
-# The GID table has an IPv4-mapped entry per address once it is up.
-has_gid() {	# has_gid 0a00000b
-	cat /sys/class/infiniband/rxe0/ports/1/gids/* 2>/dev/null |
-		grep -q "ffff:$(echo "$1" | cut -c1-4):$(echo "$1" | cut -c5-8)"
-}
-
 net_up
 rxe_add rxe0 eth0
 suite_begin ulp_demux
@@ -22,7 +16,7 @@ ulp_setup
 for a in 11 12 13; do
 	ip addr add 10.0.0.$a/24 dev eth0
 done
-check gids_for_all_addresses wait_for "has_gid 0a00000b && has_gid 0a00000c && has_gid 0a00000d" 10
+check gids_for_all_addresses wait_for "rxe_has_gids 10.0.0.11 10.0.0.12 10.0.0.13" 10
 res0=$(rdma_res)
 check listen_a ulp listen A tcp:7000 10.0.0.11
 check listen_b ulp listen B tcp:7000 10.0.0.12
