@@ -114,35 +114,58 @@ int pdcm_compare_add(struct pdcm_compare *cmp, unsigned int offset,
 }
 EXPORT_SYMBOL_NS_GPL(pdcm_compare_add, PDCM);
 
-static int pdcm_compare_hdr(struct pdcm_compare *cmp,
-			    const struct pdcm_hdr_layout *h,
-			    sa_family_t family, const struct sockaddr *dst)
+/*
+ * Where @sa's address goes in a 16-byte address field (IPv4 in its last 4
+ * bytes), and how long it is; NULL for no address or the unspecified one.
+ */
+static const void *pdcm_field_addr(const struct sockaddr *sa,
+				   unsigned int *skip, unsigned int *len)
 {
-	unsigned int off = h->dst_off;
-	const void *addr = NULL;
-	unsigned int alen = 0;
+	const struct sockaddr_in6 *sin6;
+
+	if (!sa)
+		return NULL;
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *sin = (const void *)sa;
+
+		if (sin->sin_addr.s_addr == htonl(INADDR_ANY))
+			return NULL;
+		*skip = IP4_IN_FIELD;
+		*len = sizeof(sin->sin_addr);
+		return &sin->sin_addr;
+	}
+	sin6 = (const void *)sa;
+	if (!memchr_inv(&sin6->sin6_addr, 0, sizeof(sin6->sin6_addr)))
+		return NULL;
+	*skip = 0;
+	*len = sizeof(sin6->sin6_addr);
+	return &sin6->sin6_addr;
+}
+
+/* Match bytes @off.. of @cmp against @sa's address, if it has one. */
+static void pdcm_compare_field(struct pdcm_compare *cmp, unsigned int off,
+			       const struct sockaddr *sa)
+{
+	unsigned int skip, len;
+	const void *addr = pdcm_field_addr(sa, &skip, &len);
+
+	if (addr) {
+		memcpy(cmp->data + off + skip, addr, len);
+		memset(cmp->mask + off + skip, 0xff, len);
+	}
+}
+
+/* @src and @dst are NULL or of @family. */
+static int pdcm_compare_hdr(struct pdcm_compare *cmp,
+			    const struct pdcm_hdr_layout *h, sa_family_t family,
+			    const struct sockaddr *src,
+			    const struct sockaddr *dst)
+{
 	int ver;
 
 	ver = pdcm_ip_version(family);
 	if (ver < 0)
 		return ver;
-
-	if (dst && family == AF_INET) {
-		const struct sockaddr_in *sin = (const void *)dst;
-
-		if (sin->sin_addr.s_addr != htonl(INADDR_ANY)) {
-			addr = &sin->sin_addr;
-			alen = sizeof(sin->sin_addr);
-			off += IP4_IN_FIELD;
-		}
-	} else if (dst) {
-		const struct sockaddr_in6 *sin6 = (const void *)dst;
-
-		if (memchr_inv(&sin6->sin6_addr, 0, sizeof(sin6->sin6_addr))) {
-			addr = &sin6->sin6_addr;
-			alen = sizeof(sin6->sin6_addr);
-		}
-	}
 
 	memset(cmp->data + h->first, 0, h->end - h->first);
 	memset(cmp->mask + h->first, 0, h->end - h->first);
@@ -150,10 +173,8 @@ static int pdcm_compare_hdr(struct pdcm_compare *cmp,
 	cmp->mask[h->ver_off] = h->ver_mask;
 	cmp->data[h->ipver_off] = ver << 4;
 	cmp->mask[h->ipver_off] = 0xf0;
-	if (addr) {
-		memcpy(cmp->data + off, addr, alen);
-		memset(cmp->mask + off, 0xff, alen);
-	}
+	pdcm_compare_field(cmp, h->src_off, src);
+	pdcm_compare_field(cmp, h->dst_off, dst);
 	return 0;
 }
 
@@ -170,7 +191,7 @@ static int pdcm_compare_hdr(struct pdcm_compare *cmp,
  */
 int pdcm_compare_cma_family(struct pdcm_compare *cmp, sa_family_t family)
 {
-	return pdcm_compare_hdr(cmp, &pdcm_cma_layout, family, NULL);
+	return pdcm_compare_hdr(cmp, &pdcm_cma_layout, family, NULL, NULL);
 }
 EXPORT_SYMBOL_NS_GPL(pdcm_compare_cma_family, PDCM);
 
@@ -191,9 +212,41 @@ EXPORT_SYMBOL_NS_GPL(pdcm_compare_cma_family, PDCM);
  */
 int pdcm_compare_cma_addr(struct pdcm_compare *cmp, const struct sockaddr *dst)
 {
-	return pdcm_compare_hdr(cmp, &pdcm_cma_layout, dst->sa_family, dst);
+	return pdcm_compare_hdr(cmp, &pdcm_cma_layout, dst->sa_family, NULL,
+				dst);
 }
 EXPORT_SYMBOL_NS_GPL(pdcm_compare_cma_addr, PDCM);
+
+/**
+ * pdcm_compare_cma_addrs() - compare matching RDMA CM headers from @src to @dst
+ * @cmp: the compare; bytes 0..35 are overwritten
+ * @src: the active side's address (bytes 16..19 for IPv4, 4..19 for IPv6),
+ *	or NULL for any; port ignored
+ * @dst: the listening address as for pdcm_compare_cma_addr(), or NULL for
+ *	any of the family
+ *
+ * A per-client listen: with @src set the compare also matches the source
+ * address rdma_cm puts in the header.  The unspecified address of either
+ * means any.  Note that a source-only compare is ambiguous next to a
+ * destination-only one on the same service ID (pdcm_listen() refuses the
+ * second); a compare on both is more specific than either.
+ *
+ * Context: Any context.
+ * Return: 0; -EINVAL if both are NULL or their families differ;
+ * -EAFNOSUPPORT for a family other than AF_INET and AF_INET6.
+ */
+int pdcm_compare_cma_addrs(struct pdcm_compare *cmp,
+			   const struct sockaddr *src,
+			   const struct sockaddr *dst)
+{
+	const struct sockaddr *sa = src ?: dst;
+
+	if (!sa || (src && dst && src->sa_family != dst->sa_family))
+		return -EINVAL;
+	return pdcm_compare_hdr(cmp, &pdcm_cma_layout, sa->sa_family, src,
+				dst);
+}
+EXPORT_SYMBOL_NS_GPL(pdcm_compare_cma_addrs, PDCM);
 
 /**
  * pdcm_compare_sdp_family() - compare matching any SDP Hello of a family
@@ -207,7 +260,7 @@ EXPORT_SYMBOL_NS_GPL(pdcm_compare_cma_addr, PDCM);
  */
 int pdcm_compare_sdp_family(struct pdcm_compare *cmp, sa_family_t family)
 {
-	return pdcm_compare_hdr(cmp, &pdcm_sdp_layout, family, NULL);
+	return pdcm_compare_hdr(cmp, &pdcm_sdp_layout, family, NULL, NULL);
 }
 EXPORT_SYMBOL_NS_GPL(pdcm_compare_sdp_family, PDCM);
 
@@ -225,7 +278,8 @@ EXPORT_SYMBOL_NS_GPL(pdcm_compare_sdp_family, PDCM);
  */
 int pdcm_compare_sdp_addr(struct pdcm_compare *cmp, const struct sockaddr *dst)
 {
-	return pdcm_compare_hdr(cmp, &pdcm_sdp_layout, dst->sa_family, dst);
+	return pdcm_compare_hdr(cmp, &pdcm_sdp_layout, dst->sa_family, NULL,
+				dst);
 }
 EXPORT_SYMBOL_NS_GPL(pdcm_compare_sdp_addr, PDCM);
 

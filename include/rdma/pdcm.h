@@ -116,6 +116,9 @@ int pdcm_compare_add(struct pdcm_compare *cmp, unsigned int offset,
 int pdcm_compare_cma_family(struct pdcm_compare *cmp, sa_family_t family);
 int pdcm_compare_cma_addr(struct pdcm_compare *cmp,
 			  const struct sockaddr *dst);
+int pdcm_compare_cma_addrs(struct pdcm_compare *cmp,
+			   const struct sockaddr *src,
+			   const struct sockaddr *dst);
 int pdcm_compare_sdp_family(struct pdcm_compare *cmp, sa_family_t family);
 int pdcm_compare_sdp_addr(struct pdcm_compare *cmp,
 			  const struct sockaddr *dst);

@@ -109,6 +109,69 @@ static void pdcm_discrim_test_cma_compare_family(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(&a6, &f6, sizeof(f6)), 0);
 }
 
+/* Does the RDMA CM header in @hdr match @c? */
+static bool dt_matches(const struct pdcm_compare *c, const u8 *hdr)
+{
+	unsigned int i;
+
+	for (i = 0; i < PDCM_CMA_HDR_SIZE; i++)
+		if ((hdr[i] & c->mask[i]) != c->data[i])
+			return false;
+	return true;
+}
+
+static void pdcm_discrim_test_cma_compare_addrs(struct kunit *test)
+{
+	struct sockaddr_in s = dt_sin(IP4(10, 0, 0, 1), 40000);
+	struct sockaddr_in s2 = dt_sin(IP4(10, 0, 0, 9), 40000);
+	struct sockaddr_in d = dt_sin(IP4(10, 0, 0, 2), 0);
+	struct sockaddr_in6 s6 = dt_sin6(0x11, 1), d6 = dt_sin6(0x22, 0);
+	static const u8 sip[] = { 10, 0, 0, 1 }, dip[] = { 10, 0, 0, 2 };
+	u8 hdr[PDCM_CMA_HDR_SIZE], hdr2[PDCM_CMA_HDR_SIZE];
+	struct pdcm_compare c, only;
+
+	/* both: source at 16..19, destination at 32..35 */
+	memset(&c, 0xee, sizeof(c));
+	KUNIT_ASSERT_EQ(test, pdcm_compare_cma_addrs(&c, SA(s), SA(d)), 0);
+	KUNIT_EXPECT_EQ(test, c.data[1], 0x40);
+	KUNIT_EXPECT_TRUE(test, dt_all(c.mask, 2, 16, 0));
+	KUNIT_EXPECT_TRUE(test, dt_all(c.mask, 16, 20, 0xff));
+	KUNIT_EXPECT_EQ(test, memcmp(&c.data[16], sip, 4), 0);
+	KUNIT_EXPECT_TRUE(test, dt_all(c.mask, 20, 32, 0));
+	KUNIT_EXPECT_TRUE(test, dt_all(c.mask, 32, 36, 0xff));
+	KUNIT_EXPECT_EQ(test, memcmp(&c.data[32], dip, 4), 0);
+	KUNIT_EXPECT_TRUE(test, dt_all(c.mask, 36, PDCM_COMPARE_SIZE, 0xee));
+	/* it matches what an active side from s to d sends, not from s2 */
+	KUNIT_ASSERT_EQ(test, pdcm_cma_hdr_build(hdr, sizeof(hdr), SA(s),
+						 SA(d)), 0);
+	KUNIT_ASSERT_EQ(test, pdcm_cma_hdr_build(hdr2, sizeof(hdr2), SA(s2),
+						 SA(d)), 0);
+	KUNIT_EXPECT_TRUE(test, dt_matches(&c, hdr));
+	KUNIT_EXPECT_FALSE(test, dt_matches(&c, hdr2));
+	/* source only: any destination of the family */
+	memset(&only, 0, sizeof(only));
+	KUNIT_ASSERT_EQ(test, pdcm_compare_cma_addrs(&only, SA(s), NULL), 0);
+	KUNIT_EXPECT_TRUE(test, dt_all(only.mask, 20, PDCM_COMPARE_SIZE, 0));
+	KUNIT_EXPECT_EQ(test, memcmp(only.data, c.data, 20), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(only.mask, c.mask, 20), 0);
+	/* NULL source is pdcm_compare_cma_addr() */
+	memset(&only, 0, sizeof(only));
+	memset(&c, 0, sizeof(c));
+	KUNIT_ASSERT_EQ(test, pdcm_compare_cma_addrs(&only, NULL, SA(d)), 0);
+	KUNIT_ASSERT_EQ(test, pdcm_compare_cma_addr(&c, SA(d)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&only, &c, sizeof(c)), 0);
+	/* IPv6 source fills the whole field, 4..19 */
+	KUNIT_ASSERT_EQ(test, pdcm_compare_cma_addrs(&c, SA(s6), SA(d6)), 0);
+	KUNIT_EXPECT_EQ(test, c.data[1], 0x60);
+	KUNIT_EXPECT_TRUE(test, dt_all(c.mask, 4, 36, 0xff));
+	KUNIT_EXPECT_EQ(test, memcmp(&c.data[4], &s6.sin6_addr, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&c.data[20], &d6.sin6_addr, 16), 0);
+	/* refusals */
+	KUNIT_EXPECT_EQ(test, pdcm_compare_cma_addrs(&c, NULL, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pdcm_compare_cma_addrs(&c, SA(s), SA(d6)),
+			-EINVAL);
+}
+
 static void pdcm_discrim_test_bad_family(struct kunit *test)
 {
 	struct sockaddr_storage ss = { .ss_family = AF_UNSPEC };
@@ -402,6 +465,7 @@ static struct kunit_case pdcm_discrim_cases[] = {
 	KUNIT_CASE(pdcm_discrim_test_cma_compare_v4),
 	KUNIT_CASE(pdcm_discrim_test_cma_compare_v6),
 	KUNIT_CASE(pdcm_discrim_test_cma_compare_family),
+	KUNIT_CASE(pdcm_discrim_test_cma_compare_addrs),
 	KUNIT_CASE(pdcm_discrim_test_bad_family),
 	KUNIT_CASE(pdcm_discrim_test_sdp_compare),
 	KUNIT_CASE(pdcm_discrim_test_cma_golden_v4),

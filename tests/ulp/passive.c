@@ -483,70 +483,41 @@ static struct ulp_listener *ulp_listener_find(const char *name)
 	return NULL;
 }
 
-/* @ss's address in an RDMA CM header address field (IPv4: its last 4). */
-static void ulp_cma_field(const struct sockaddr_storage *ss, u8 field[16],
-			  unsigned int *skip)
-{
-	const struct sockaddr_in *sin = (const void *)ss;
-	const struct sockaddr_in6 *sin6 = (const void *)ss;
-
-	if (ss->ss_family == AF_INET) {
-		*skip = 12;
-		memcpy(field, &sin->sin_addr, 4);
-	} else {
-		*skip = 0;
-		memcpy(field, &sin6->sin6_addr, 16);
-	}
-}
-
 /*
  * The listener's compare: on the RDMA CM header's destination address
  * (@addr), its IP version only ("ipv4", "ipv6") or nothing ("any"); with
- * the "from" option also on its source address (bytes 4..19, which
- * rdma_cm fills with the active side's address).
+ * the "from" option also on its source address.
  */
 static int ulp_build_compare(struct ulp_listener *l, const char *addr,
 			     const struct pdcm_compare **cmp)
 {
-	static const u8 ones[16] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
-	};
-	struct sockaddr_storage dst, src;
-	sa_family_t family = AF_UNSPEC;
-	unsigned int skip;
-	u8 field[16];
-	int ret = 0;
+	struct sockaddr_storage dst = {}, src;
+	const struct sockaddr *s = NULL, *d = NULL;
 
-	if (l->o.from[0] && ulp_parse_addr(l->o.from, &src))
-		return -EINVAL;
-	*cmp = &l->cmp;
+	if (l->o.from[0]) {
+		if (ulp_parse_addr(l->o.from, &src))
+			return -EINVAL;
+		s = (const struct sockaddr *)&src;
+	}
 	if (!strcmp(addr, "any")) {
 		strscpy(l->addr, "any", sizeof(l->addr));
-		if (!l->o.from[0]) {
-			*cmp = NULL;
-			return 0;
-		}
-		family = src.ss_family;
-		ret = pdcm_compare_cma_family(&l->cmp, family);
 	} else if (!strcmp(addr, "ipv4") || !strcmp(addr, "ipv6")) {
+		/* the unspecified address: the family only */
 		strscpy(l->addr, addr, sizeof(l->addr));
-		family = addr[3] == '4' ? AF_INET : AF_INET6;
-		ret = pdcm_compare_cma_family(&l->cmp, family);
+		dst.ss_family = addr[3] == '4' ? AF_INET : AF_INET6;
+		d = (const struct sockaddr *)&dst;
 	} else if (!ulp_parse_addr(addr, &dst)) {
 		snprintf(l->addr, sizeof(l->addr), "%pISc", &dst);
-		family = dst.ss_family;
-		ret = pdcm_compare_cma_addr(&l->cmp, (struct sockaddr *)&dst);
+		d = (const struct sockaddr *)&dst;
 	} else {
 		return -EINVAL;
 	}
-	if (ret || !l->o.from[0])
-		return ret;
-	if (src.ss_family != family)
-		return -EINVAL;
-	/* after the header builder, which owns bytes 0..35 */
-	ulp_cma_field(&src, field, &skip);
-	return pdcm_compare_add(&l->cmp, 4 + skip, field, ones, 16 - skip);
+	if (!s && !d) {
+		*cmp = NULL;
+		return 0;
+	}
+	*cmp = &l->cmp;
+	return pdcm_compare_cma_addrs(&l->cmp, s, d);
 }
 
 /**
