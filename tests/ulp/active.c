@@ -160,8 +160,14 @@ static void ulp_aconn_dreq_work(struct work_struct *work)
 	int ret;
 
 	mutex_lock(&ac->mutex);
-	/* peer_disc: after good data the peer's DREQ ends the connection */
-	if (!ac->done && (ac->data_err || !ac->run->a->peer_disc)) {
+	/*
+	 * peer_disc: after good data the peer's DREQ ends the connection;
+	 * if it came first, it waited for this.
+	 */
+	if (!ac->done && !ac->data_err && ac->run->a->peer_disc) {
+		if (ac->rec.dreq_rcvd)
+			ulp_aconn_finish(ac, ULP_RES_OK, 0);
+	} else if (!ac->done) {
 		if (ac->data_err)
 			ulp_aconn_finish(ac, ULP_RES_DATA_ERROR, -EIO);
 		ret = pdcm_send_dreq(ac->ep.id, NULL, 0);
@@ -246,7 +252,14 @@ static int ulp_active_handler(struct pdcm_id *id, const struct pdcm_event *ev)
 	case PDCM_DREQ_RECEIVED:
 		ac->rec.dreq_rcvd = 1;
 		pdcm_send_drep(id, NULL, 0);
-		ulp_aconn_finish(ac, ok ? ULP_RES_OK : ULP_RES_PEER_DISC, 0);
+		/*
+		 * A peer may disconnect right after its last send, before our
+		 * completion handler has seen it: with peer_disc the end of
+		 * the data phase (the DREQ work) decides.
+		 */
+		if (ok || !ac->run->a->peer_disc || READ_ONCE(ac->data_ended))
+			ulp_aconn_finish(ac, ok ? ULP_RES_OK :
+					 ULP_RES_PEER_DISC, 0);
 		break;
 	case PDCM_DREP_RECEIVED:
 		ac->rec.drep = 1;
