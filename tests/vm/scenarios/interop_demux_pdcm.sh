@@ -34,23 +34,24 @@ note gids "$(rxe_gids)"
 res0=$(rdma_res)
 C=/sys/class/infiniband/rxe0/ports/1
 check enable_pdcm_events sh -c "echo 1 > $T/events/pdcm/enable"
-# L2 last: once it answers the peer knows every listener is up
+# the wildcard last: the peer's first client goes to 10.0.0.5, which only
+# the wildcard takes, so once it connects every listener is up
 check listen_backlog ulp listen BL tcp:7476 "$VM_IP" mode=echo backlog=1 delay=3000
 bd0=$(cat $C/pdcm/backlog_dropped)
 check listen_mra ulp listen DM tcp:7477 "$VM_IP" mode=echo delay=10000 mra=20 mra_delay=1
 dup0=$(cat $C/cm_rx_duplicates/req)
+check listen_l2 ulp listen L2 tcp:7471 10.0.0.2 mode=echo
 check listen_l3 ulp listen L3 tcp:7471 10.0.0.3 mode=echo
 check listen_l6 ulp listen L6 tcp:7471 fd00::2 mode=echo
 check listen_s ulp listen S tcp:7471 10.0.0.4 from=10.0.0.1 mode=echo
-check listen_wildcard ulp listen W tcp:7471 any mode=echo
 out=$(ulp listen X tcp:7471 any from=10.0.0.1 2>&1)
 note ambiguous "$out"
 check ambiguous_listen_refused sh -c "echo '$out' | grep -q 'Address already in use'"
 check ambiguous_listen_not_kept sh -c "! grep -q '^listener X .*state=listening' $ULP/results"
-check listen_l2 ulp listen L2 tcp:7471 10.0.0.2 mode=echo
+check listen_wildcard ulp listen W tcp:7471 any mode=echo
 
 # demux: one rdma_client each, in this order, from the peer
-for l in L2 L3 L6 S W; do
+for l in W L2 L3 L6 S; do
 	check "${l}_connected" wait_for "[ \"\$(ulp_get 'listener $l ' timewait)\" = 1 ]" 60
 	check "${l}_one_req" ulp_is "listener $l " reqs 1
 	check "${l}_16_bytes" ulp_is "listener $l " bytes 16

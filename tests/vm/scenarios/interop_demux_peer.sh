@@ -20,11 +20,14 @@ check ipv6_address ip -6 addr add fd00::1/64 dev eth0
 check stock_cm_loads modprobe rdma_ucm
 check peer_reachable wait_for "ping -c1 -W1 $VM_PEER" 30
 check trace_ib_cma sh -c "echo 1 > $T/events/ib_cma/enable"
-# the pdcm guest opens 10.0.0.2's listener last: once it answers, all are up
-check to_10_0_0_2 retry 40 timeout 20 rdma_client -s "$VM_PEER"
-note rdma_client "$_out"
+# the pdcm guest opens its wildcard last, and only the wildcard takes
+# 10.0.0.5: once that answers, all listeners are up (a specific address
+# would be no barrier: until its listener exists the wildcard takes it)
+check to_10_0_0_5 retry 40 timeout 20 rdma_client -s 10.0.0.5
+note "rdma_client 10.0.0.5" "$_out"
+check to_10_0_0_5_end_0 sh -c "echo '$_out' | grep -q 'rdma_client: end 0'"
 check peer6_reachable wait_for "ping -c1 -W1 fd00::2" 20
-for a in 10.0.0.3 fd00::2 10.0.0.4 10.0.0.5; do
+for a in "$VM_PEER" 10.0.0.3 fd00::2 10.0.0.4; do
 	n=$(echo "$a" | tr ':.' '__')
 	check "to_$n" timeout 20 rdma_client -s "$a"
 	note "rdma_client $a" "$_out"
