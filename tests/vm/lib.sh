@@ -128,6 +128,8 @@ dmesg_count() {	# dmesg_count PATTERN N: exactly N lines match
 #   dbg_is DIR PREFIX FIELD V  it is V (prints the line if not)
 #   dbg_idle DIR               every field of the "live" line is 0
 #   dbg_note DIR PREFIX        copy the lines starting with PREFIX to the console
+#   dbg_last DIR KIND          the number of the last "KIND N ..." line
+#                              (records of all kinds share one sequence)
 dbg_get() {
 	awk -v p="$2" -v f="$3" 'index($0, p) == 1 {
 		for (i = 1; i <= NF; i++)
@@ -150,6 +152,10 @@ dbg_idle() {
 	grep '^live ' "$1/results" | grep -q '=[1-9]' || return 0
 	grep '^live ' "$1/results"
 	return 1
+}
+
+dbg_last() {
+	grep "^$2 " "$1/results" | tail -n 1 | cut -d' ' -f2
 }
 
 dbg_note() {

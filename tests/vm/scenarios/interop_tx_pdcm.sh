@@ -16,14 +16,14 @@
 # ulp_run ARGS...: one "connect" run; ok if its connections all ended well
 ulp_run() {
 	ulp connect "$@" || return 1
-	n=$(grep -c '^run ' $ULP/results)
+	n=$(ulp_last run)
 	ulp_is "run $n " failed 0
 }
 
 # ulp_sidr_ok ARGS...: one "sidr"; ok if it resolved and got its echo
 ulp_sidr_ok() {
 	ulp sidr "$@" || return 1
-	n=$(grep -c '^sidr ' $ULP/results)
+	n=$(ulp_last sidr)
 	ulp_is "sidr $n " status 0 && ulp_is "sidr $n " verified 1
 }
 
@@ -35,19 +35,19 @@ res0=$(rdma_res)
 check enable_pdcm_events sh -c "echo 1 > $T/events/pdcm/enable"
 check peer_reachable wait_for "ping -c1 -W1 $VM_PEER" 30
 check rdma_server_run retry 40 ulp_run 1 tcp:7471 "$VM_PEER" "$VM_IP" 1 16 verify=0 peer_disc=1
-n=$(grep -c '^run ' $ULP/results)
+n=$(ulp_last run)
 check rdma_server_connected ulp_is "run $n " connected 1
 check rdma_server_16_bytes_back ulp_is "run $n " verified 16
 # peer_disc=1: rdma_server disconnects, this side only answers
 check rdma_server_sent_the_dreq grep "^conn $n 0 .* result=ok .* drep=0 dreq_rcvd=1 " $ULP/conns
 ulp_note "run $n "
 check ucmatose_run retry 40 ulp_run 1 tcp:7174 "$VM_PEER" "$VM_IP" 10 100 verify=0 timeout=40
-n=$(grep -c '^run ' $ULP/results)
+n=$(ulp_last run)
 check ucmatose_connected ulp_is "run $n " connected 1
 check ucmatose_1000_bytes_back ulp_is "run $n " verified 1000
 ulp_note "run $n "
 check udaddy_sidr retry 20 ulp_sidr_ok udp:7174 "$VM_PEER" "$VM_IP" size=100 qkey=0x01234567 verify=0
-n=$(grep -c '^sidr ' $ULP/results)
+n=$(ulp_last sidr)
 ulp_note "sidr "
 check udaddy_qkey ulp_is "sidr $n " qkey 0x1234567
 check udaddy_echoed ulp_is "sidr $n " echoed 1
@@ -55,7 +55,7 @@ check udaddy_echoed ulp_is "sidr $n " echoed 1
 echo 0 >/proc/sys/net/ipv6/conf/eth0/accept_dad
 check ipv6_address ip -6 addr add fd00::2/64 dev eth0
 check rdma_server_ipv6_run retry 40 ulp_run 1 tcp:7471 fd00::1 fd00::2 1 16 verify=0 peer_disc=1
-n=$(grep -c '^run ' $ULP/results)
+n=$(ulp_last run)
 check rdma_server_ipv6_connected ulp_is "run $n " connected 1
 check rdma_server_ipv6_16_bytes_back ulp_is "run $n " verified 16
 check rdma_server_ipv6_sent_the_dreq grep "^conn $n 0 .* result=ok .* drep=0 dreq_rcvd=1 " $ULP/conns

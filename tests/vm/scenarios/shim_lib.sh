@@ -27,9 +27,7 @@ st_idle() { dbg_idle "$ST"; }
 
 st_note() { dbg_note "$ST" "$@"; }
 
-st_last() {
-	grep "^$1 " "$ST/results" | tail -n 1 | cut -d' ' -f2
-}
+st_last() { dbg_last "$ST" "$@"; }
 
 # st_setup SUITE [ADDR...]: rxe0 with the ADDRs (default 10.0.0.11 and
 # .12; $VM_IP alone: none) beside $VM_IP, each with its GID; pdcm, the

@@ -12,6 +12,7 @@
 #   ulp_idle                 every "live" counter is 0
 #   ulp_wait_idle [S]        ... within S seconds (default 10)
 #   ulp_note PREFIX          copy matching results lines to the console
+#   ulp_last KIND            the number of the last "run"/"sidr"/... record
 #   rdma_res                 rxe0's restrack counts (pd, cq, qp, mr, ...)
 
 ULP=/sys/kernel/debug/pdcm_ulp
@@ -39,6 +40,8 @@ ulp_wait_idle() {
 }
 
 ulp_note() { dbg_note "$ULP" "$@"; }
+
+ulp_last() { dbg_last "$ULP" "$@"; }
 
 rdma_res() {
 	rdma resource show 2>&1 | sed -n 's/^[0-9]*: \(rxe0: \)/\1/p'
