@@ -23,7 +23,8 @@
  * tables) > the xarray lock.  No lock is held across a handler call.
  *
  * Lifetime: a conn is reference counted.  The creator holds one reference,
- * each queued event and each MAD in flight one more.  Destroying unhashes
+ * its queued ev_work (while events wait on its list), each received MAD
+ * on its way to it and each MAD in flight one more.  Destroying unhashes
  * the conn (no new references can be taken), does what the protocol
  * requires in its state, drops the creator's reference, and waits for the
  * rest -- except when a handler's non-zero return destroys the conn from

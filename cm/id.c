@@ -74,8 +74,6 @@ static u32 pdcm_index_of_id(u32 id)
 
 static void pdcm_conn_free(struct pdcm_conn *conn)
 {
-	/* an event that dropped the last reference may still be returning */
-	cancel_work_sync(&conn->ev_work);
 	if (conn->ah)
 		rdma_destroy_ah(conn->ah, RDMA_DESTROY_AH_SLEEPABLE);
 	if (conn->ah_valid)

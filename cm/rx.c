@@ -82,7 +82,8 @@ void pdcm_work_queue(struct pdcm_work *w)
  * @ev: a preallocated event of @conn (not queued twice: a second post of
  *	a queued one is a no-op), or the &w->ev of a struct pdcm_work
  *
- * The event takes a reference on @conn until it has run.  At most
+ * A queued (or re-queued) ev_work holds a reference on @conn until it has
+ * run, so @conn outlives every event on its list.  At most
  * PDCM_CONN_MAX_PENDING received messages wait on one conn: past that a
  * struct pdcm_work is refused (the caller frees it, the peer retries).
  *
@@ -102,8 +103,8 @@ bool pdcm_conn_post(struct pdcm_conn *conn, struct pdcm_ev *ev)
 	}
 	conn->npending += rx;
 	list_add_tail(&ev->node, &conn->events);
-	pdcm_conn_get(conn);
-	queue_work(pdcm_wq, &conn->ev_work);
+	if (queue_work(pdcm_wq, &conn->ev_work))
+		pdcm_conn_get(conn);	/* ev_work's, dropped as it ends */
 	spin_unlock_irqrestore(&conn->lock, flags);
 	return true;
 }
@@ -140,9 +141,9 @@ static void pdcm_conn_run(struct pdcm_conn *conn, struct pdcm_ev *ev)
  * @work: the conn's ev_work
  *
  * A workqueue never runs one work item on two CPUs at once, so the events
- * of a conn run one at a time.  The conn outlives this function even when
- * an event drops its last reference: freeing waits for ev_work
- * (pdcm_conn_free()).
+ * of a conn run one at a time.  The reference taken when ev_work was
+ * queued is the last thing dropped here: the conn may be freed as soon as
+ * it is, and a work item may be freed once its function runs.
  *
  * Context: pdcm_wq.
  */
@@ -163,10 +164,10 @@ void pdcm_conn_ev_work(struct work_struct *work)
 		}
 		spin_unlock_irq(&conn->lock);
 		if (!ev)
-			return;
+			break;
 		pdcm_conn_run(conn, ev);
-		pdcm_conn_put(conn);	/* the event's reference */
 	}
+	pdcm_conn_put(conn);	/* taken by the queue_work() that ran us */
 }
 
 /**
