@@ -72,6 +72,10 @@ dkms_stage() {
 	make -s dkms-src DKMS_SRC="$w/src" || return
 	local opts="--dkmstree $w/tree --sourcetree $w/src --installtree $root/lib/modules"
 	local k="-k $kver --kernelsourcedir $kdir"
+	# the headers package's link, as on a host: Debian's dkms finds
+	# sign-file through it when /usr/lib/linux-kbuild-<major.minor> does
+	# not exist (6.12's kbuild directory carries the full version)
+	ln -s "$kdir" "$root/lib/modules/$kver/build"
 	unshare -m --propagation private bash -euxc "
 		mount --bind '$root/lib/modules' /lib/modules
 		[ ! -d /var/lib/dkms ] || mount --bind '$w/var-lib-dkms' /var/lib/dkms
@@ -81,6 +85,9 @@ dkms_stage() {
 		dkms install -m pdcm -v $ver $opts $k --no-depmod
 		dkms status -m pdcm $opts | tee '$w/status'
 	"
+	local rc=$?
+	rm -f "$root/lib/modules/$kver/build"
+	return $rc
 }
 
 # BUILD_EXCLUSIVE_*: a kernel without InfiniBand, and kernels that are

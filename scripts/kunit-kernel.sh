@@ -18,6 +18,11 @@ key=$(cat "$frag" | sha256sum | cut -c1-12)
 out=$PDCM_CACHE/kunit-$ver-$key
 src=$(pristine_source "$line") || die "cannot unpack linux-source-$line"
 
+# one build per cache directory at a time: a second caller (another
+# checkout's make check) waits for it and then reuses it
+mkdir -p "$PDCM_CACHE"
+exec 9>"$out.lock"
+flock 9
 if [ ! -f "$out/.pdcm-built" ]; then
 	log "building the $line KUnit kernel in $out (about 5 minutes on 2 cores)"
 	mkdir -p "$out"
