@@ -3,8 +3,8 @@
 # Out-of-tree entry point for pdcm.  The kernel build itself is driven by
 # ./Kbuild; this file only picks the kernel tree and names the jobs.
 #
-#   make [KDIR=...]     build cm/ib_pdcm.ko, the test ULP and (where the
-#                       kernel has KUnit) the test module against KDIR
+#   make [KDIR=...|KVER=...]  build cm/ib_pdcm.ko, the test ULP and (where
+#                       the kernel has KUnit) the test module against KDIR
 #   make check          the whole test suite: KUnit kernel + stock-kernel VMs
 #   make demo           boot a stock Debian guest and show pdcm working on rxe
 #   make install        build the production modules (no test modules) and
@@ -20,8 +20,13 @@ ifneq ($(KERNELRELEASE),)
 include $(src)/Kbuild
 else
 
-KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
-		    $(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64))))
+# The kernel tree, chosen one way only: KDIR=DIR, or else KVER=RELEASE's
+# /lib/modules/RELEASE/build, KVER defaulting to the running kernel.  No
+# guessing among installed headers: without the running kernel's, make
+# stops and lists the trees there are (Documentation/install.rst).  pdcm
+# builds for 6.1 and 6.12 (cm/compat.h).
+KVER ?= $(shell uname -r)
+KDIR ?= $(wildcard /lib/modules/$(KVER)/build)
 
 kdir-has = $(shell grep -qs '^$(1)=[ym]' $(KDIR)/.config && echo m)
 
@@ -53,7 +58,10 @@ all: modules
 
 kdir:
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
-		{ echo "pdcm: no kernel tree: install linux-headers-amd64 or pass KDIR=" >&2; exit 1; }
+		{ echo "pdcm: no kernel tree for $(KVER) (/lib/modules/$(KVER)/build):" \
+			"install linux-headers-$(KVER), or pick one: KVER=<release> or KDIR=<dir>" >&2; \
+		  for d in $(wildcard /lib/modules/*/build); do \
+			echo "pdcm:   KVER=$$(basename $$(dirname $$d))" >&2; done; exit 1; }
 
 modules: kdir
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PDCM_CONFIG) modules
@@ -71,10 +79,12 @@ install: kdir
 		INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KRELEASE)
 
+# .ko* : modules_install compresses as the kernel's own modules are
+# (.ko.xz on Debian's 6.12).
 uninstall: kdir
-	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/cm/ib_pdcm.ko \
-	      $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/ulp/sdp/*.ko \
-	      $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/ulp/kdapl/*.ko
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/cm/ib_pdcm.ko* \
+	      $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/ulp/sdp/*.ko* \
+	      $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/ulp/kdapl/*.ko*
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KRELEASE)
 
 install-modprobe-conf:

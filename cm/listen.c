@@ -20,8 +20,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/xarray.h>
-#include <asm/unaligned.h>
 
+#include "compat.h"
 #include "listen.h"
 
 /*

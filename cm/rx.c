@@ -15,10 +15,10 @@
 #include <kunit/visibility.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
-#include <asm/unaligned.h>
 #include <rdma/ib_mad.h>
 
 #include "cm.h"
+#include "compat.h"
 #include "conn.h"
 #include "device.h"
 #include "listen.h"

@@ -13,6 +13,7 @@
 #include <rdma/pdcm.h>
 
 #include "cm.h"
+#include "compat.h"
 
 TRACE_DEFINE_ENUM(PDCM_IDLE);
 TRACE_DEFINE_ENUM(PDCM_LISTEN);
@@ -61,7 +62,7 @@ TRACE_EVENT(pdcm_fsm_transition,
 			   __entry->remote_id = be32_to_cpu(conn->id.remote_id);
 			   __entry->from = from;
 			   __entry->to = conn->id.state;
-			   __assign_str(event, pdcm_fsm_event_name(ev));),
+			   PDCM_ASSIGN_STR(event, pdcm_fsm_event_name(ev));),
 	    TP_printk("local_id=0x%08x remote_id=0x%08x %s -> %s on %s",
 		      __entry->local_id, __entry->remote_id,
 		      show_pdcm_state(__entry->from), show_pdcm_state(__entry->to),
@@ -76,7 +77,7 @@ TRACE_EVENT(pdcm_fsm_refused,
 			     __string(event, pdcm_fsm_event_name(ev))),
 	    TP_fast_assign(__entry->local_id = be32_to_cpu(conn->id.local_id);
 			   __entry->state = conn->id.state;
-			   __assign_str(event, pdcm_fsm_event_name(ev));),
+			   PDCM_ASSIGN_STR(event, pdcm_fsm_event_name(ev));),
 	    TP_printk("local_id=0x%08x %s not allowed in %s",
 		      __entry->local_id, __get_str(event),
 		      show_pdcm_state(__entry->state))
@@ -90,7 +91,7 @@ TRACE_EVENT(pdcm_drop,
 			     __string(why, why)),
 	    TP_fast_assign(__entry->attr_id = attr_id;
 			   __entry->comm_id = comm_id;
-			   __assign_str(why, why);),
+			   PDCM_ASSIGN_STR(why, why);),
 	    TP_printk("%s comm_id=0x%08x dropped: %s",
 		      pdcm_wire_attr_name(__entry->attr_id), __entry->comm_id,
 		      __get_str(why))

@@ -4,13 +4,17 @@
 # The test command (`make check`, and its halves):
 #   check.sh all     everything below
 #   check.sh kunit   KUnit suites in the debug KUnit kernel (KASAN, lockdep)
-#   check.sh vm      VM scenarios on Debian's stock kernel with rxe
+#   check.sh vm      VM scenarios on Debian's stock kernels with rxe
 #   check.sh uml     the KUnit suites the upstream way (kunit.py, UML)
 #   check.sh dkms    packaging: make install staged, DKMS, the dkms guest
 #   check.sh style   checkpatch --strict, sparse, SPDX lines, kernel-doc
 # Ends with one line "N passed, N failed, N skipped" counting every KUnit
 # case, every VM scenario case, every host-side step (module builds) and
 # two health cases per guest; exits non-zero if anything failed.
+# Two kernel lines (scripts/common.sh): Debian 12's 6.1, whose builds and
+# guests have the names they always had, and the 6.12 LTS, whose names
+# start with k612_; a line per kernel before the last one counts each.
+# PDCM_KERNELS="6.1 6.12" (the default) narrows that while working.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 . "$PDCM_TOP/scripts/vm.sh"
@@ -20,11 +24,31 @@ LOGS=$PDCM_TOP/build/logs
 mkdir -p "$LOGS"
 PASSED=0 FAILED=0 SKIPPED=0
 
+# Per kernel line: which line a result belongs to, by its name (the
+# k612_ prefix: 6.12; cross_: the pairs with a guest on each; the harness
+# and style gates: host; everything else: 6.1).
+declare -A LINE_COUNTS=()
+line_of() {
+	case $1 in
+	k612_*|*.k612_*) echo 6.12 ;;
+	cross_*) echo 6.1+6.12 ;;
+	host.*|style.*|harness.*) echo host ;;
+	*) echo 6.1 ;;
+	esac
+}
+
+tally() {	# tally NAME P F S: add to NAME's line
+	local l c
+	l=$(line_of "$1")
+	c=(${LINE_COUNTS[$l]:-0 0 0})
+	LINE_COUNTS[$l]="$((c[0] + $2)) $((c[1] + $3)) $((c[2] + $4))"
+}
+
 record() {	# record STATUS NAME [detail file]
 	case $1 in
-	PASS) PASSED=$((PASSED + 1)) ;;
-	SKIP) SKIPPED=$((SKIPPED + 1)) ;;
-	*) FAILED=$((FAILED + 1)) ;;
+	PASS) PASSED=$((PASSED + 1)); tally "$2" 1 0 0 ;;
+	SKIP) SKIPPED=$((SKIPPED + 1)); tally "$2" 0 0 1 ;;
+	*) FAILED=$((FAILED + 1)); tally "$2" 0 1 0 ;;
 	esac
 	echo "$1 $2"
 	if [ "$1" = FAIL ] && [ -n "${3:-}" ]; then tail -n 30 "$3" | sed 's/^/    /'; fi
@@ -69,22 +93,43 @@ guest_boot() {
 	echo "guest $name: $((SECONDS - t0)) s" >>"$LOGS/$name.result"
 }
 
-# count_file FILE NAME [DETAIL]: show FILE's result lines and add its
+# count_file FILE NAME [DETAIL [GUEST]]: show FILE's result lines (case
+# names prefixed with "GUEST." where they lack it) and add its
 # "counts: P F S" line to the totals; no such line is the failure NAME.
 count_file() {
-	local f=$1 name=$2 detail=${3:-}
-	grep -v '^counts:' "$f" 2>/dev/null
+	local f=$1 name=$2 detail=${3:-} g=${4:-}
+	if [ -n "$g" ]; then
+		grep -v '^counts:' "$f" 2>/dev/null |
+			sed -E "/^(PASS|FAIL|SKIP) $g\./!s/^(PASS|FAIL|SKIP) /\1 $g./"
+	else
+		grep -v '^counts:' "$f" 2>/dev/null
+	fi
 	set -- $(sed -n 's/^counts: //p' "$f" 2>/dev/null)
 	if [ $# -ne 3 ]; then
 		record FAIL "$name" "$detail"
 		return
 	fi
 	PASSED=$((PASSED + $1)) FAILED=$((FAILED + $2)) SKIPPED=$((SKIPPED + $3))
+	tally "$name" "$@"
 }
 
-# guest_count NAME: a guest's results (ktap.py's output).
+# line_summary: one line per kernel line that ran, before the total.
+line_summary() {
+	local l c
+	for l in 6.1 6.12 6.1+6.12 host; do
+		[ -n "${LINE_COUNTS[$l]:-}" ] || continue
+		c=(${LINE_COUNTS[$l]})
+		echo "$l: ${c[0]} passed, ${c[1]} failed, ${c[2]} skipped"
+	done
+}
+
+# guest_count NAME: a guest's results (ktap.py's output).  Outside 6.1,
+# case lines name the guest too (k612_stock_ulp_rc.ulp_rc.close), so that
+# the same scenario on two kernels reads differently.
 guest_count() {
-	count_file "$LOGS/$1.result" "$1.no_result"
+	local g=
+	[ "$(line_of "$1")" = 6.1 ] || g=$1
+	count_file "$LOGS/$1.result" "$1.no_result" "" "$g"
 }
 
 # VM_ONLY=REGEX boots only the guests whose names match it (a quick loop
@@ -134,7 +179,7 @@ count_all() {
 	for n in "${COUNT_ORDER[@]}"; do
 		case $n in
 		@uml) uml_count ;;
-		@dkms) dkms_count ;;
+		@dkms*) dkms_count "${n#@dkms}" ;;
 		*) guest_count "$n" ;;
 		esac
 	done
@@ -215,14 +260,24 @@ check_style() {
 	fi
 }
 
+# check_kunit [LINE]: the KUnit kernel of LINE (6.1 default), pdcm built
+# for it, and its guests (kunit_scenarios_LINE).
 check_kunit() {
-	local kdir initrd=$PDCM_TOP/build/kunit.cpio.gz
-	kdir=$(scripts/kunit-kernel.sh) || { record FAIL kernel.kunit; return; }
-	build_pdcm kunit "$kdir" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
+	local line=${1:-6.1} p kdir
+	p=$(line_prefix "$line")
+	local initrd=$PDCM_TOP/build/${p}kunit.cpio.gz
+	kdir=$(scripts/kunit-kernel.sh "$line") || { record FAIL "kernel.${p}kunit"; return; }
+	build_pdcm "${p}kunit" "$kdir" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
 		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_KUNIT_TEST=m \
 		CONFIG_IB_PDCM_SHIM_TEST=m || return
-	scripts/initramfs.sh kunit "$kdir" "$BUILT" "$initrd" || { record FAIL initramfs.kunit; return; }
+	scripts/initramfs.sh kunit "$kdir" "$BUILT" "$initrd" ||
+		{ record FAIL "initramfs.${p}kunit"; return; }
 	local bz=$kdir/arch/x86/boot/bzImage dbg="panic_on_warn=1 kasan_multi_shot"
+	"kunit_scenarios_${line//./_}"
+}
+
+# The 6.1 KUnit kernel's guests (check_kunit's locals in scope).
+kunit_scenarios_6_1() {
 	KUNIT_B="$bz|$initrd|$dbg|1024"	# check_vm's pairs with pdcm on this kernel
 	# the suites, then the module and connection scenarios under KASAN,
 	# lockdep and panic_on_warn
@@ -233,18 +288,39 @@ check_kunit() {
 	guests "$bz" "$initrd" 600 "${specs[@]}"
 }
 
+# The 6.12 KUnit kernel's guests: the suites (the same pdcm_kunit.ko,
+# under 6.12's KASAN and lockdep).
+kunit_scenarios_6_12() {
+	guests "$bz" "$initrd" 600 "k612_kunit|$dbg pdcmvm.scenario=kunit"
+}
+
+# check_vm [LINE]: pdcm built against LINE's stock headers (6.1 default)
+# with W=1 and sparse, LINE's stock initramfs, and its guests
+# (vm_scenarios_LINE).
 check_vm() {
-	local stock kver initrd=$PDCM_TOP/build/stock.cpio.gz
-	stock=$(scripts/stock-kernel.sh) || { record FAIL kernel.stock; return; }
+	local line=${1:-6.1} p stock kver
+	p=$(line_prefix "$line")
+	local initrd=$PDCM_TOP/build/${p}stock.cpio.gz
+	stock=$(scripts/stock-kernel.sh "$line") || { record FAIL "kernel.${p}stock"; return; }
 	kver=$(cat "$stock/kver")
 	# sparse (with endian checks) runs in this build: a report is a
 	# warning, which fails it
-	build_pdcm stock "/usr/src/linux-headers-$kver" C=1 CF=-D__CHECK_ENDIAN__ \
+	build_pdcm "${p}stock" "/usr/src/linux-headers-$kver" C=1 CF=-D__CHECK_ENDIAN__ \
 		CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
 		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_SHIM_TEST=m || return
-	grep -q ' CHECK ' "$LOGS/build-stock.log" && record PASS style.sparse ||
-		record FAIL style.sparse "$LOGS/build-stock.log"
-	scripts/initramfs.sh stock "$stock" "$BUILT" "$initrd" || { record FAIL initramfs.stock; return; }
+	grep -q ' CHECK ' "$LOGS/build-${p}stock.log" && record PASS "style.${p}sparse" ||
+		record FAIL "style.${p}sparse" "$LOGS/build-${p}stock.log"
+	scripts/initramfs.sh stock "$stock" "$BUILT" "$initrd" ||
+		{ record FAIL "initramfs.${p}stock"; return; }
+	STOCK_BOOT[$line]="$stock/vmlinux|$initrd"
+	"vm_scenarios_${line//./_}"
+}
+
+# What check_vm boots per line: "VMLINUX|INITRD" (the cross pair's B).
+declare -A STOCK_BOOT=()
+
+# The 6.1 stock kernel's guests (check_vm's locals in scope).
+vm_scenarios_6_1() {
 	# two guests each (A the stock CM, B pdcm): what the stock CM sees of
 	# pdcm, and interoperability with rdma-core's tools
 	# (Documentation/interop.rst): pdcm passive, pdcm active, listen demux
@@ -275,28 +351,59 @@ check_vm() {
 	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 180 "${specs[@]}"
 }
 
+# The 6.12 stock kernel's guests (check_vm's locals in scope), named k612_*.
+# K612_PAIRS and K612_SCENARIOS are the lists to extend: a pair "A|B|TIMEOUT"
+# of scenario files (A the stock CM, B pdcm), and single-guest scenarios.
+# (The ib_cm drop-in's rdma-core and NVMe scenarios on 6.12 go here.)
+K612_PAIRS=(
+	"mad_rx_peer|mad_rx_pdcm|120"
+	"interop_rx_peer|interop_rx_pdcm|150"
+	"interop_tx_peer|interop_tx_pdcm|150"
+	"interop_demux_peer|interop_demux_pdcm|180"
+	"shim_sdp_pair_a|shim_sdp_pair_b|150"
+	"shim_kdapl_peer|shim_kdapl_pdcm|150"
+	"interop_rping_peer|interop_rping_pdcm|150"
+)
+K612_SCENARIOS=(module ulp_rc ulp_demux shim_sdp shim_kdapl)
+
+vm_scenarios_6_12() {
+	# the in-tree CM of 6.12 against pdcm on 6.12
+	PAIR_PREFIX=k612_ VM_MEM=512 pairs "$stock/vmlinux" "$initrd" "${K612_PAIRS[@]}"
+	# across versions: the 6.12 stock CM (A) against pdcm on 6.1 (B)
+	[ -n "${STOCK_BOOT[6.1]:-}" ] && PAIR_B="${STOCK_BOOT[6.1]}||512" PAIR_PREFIX=cross_ \
+		VM_MEM=512 pairs "$stock/vmlinux" "$initrd" "interop_rx_peer|interop_rx_pdcm|180"
+	local s specs=()
+	for s in "${K612_SCENARIOS[@]}"; do
+		specs+=("k612_stock_$s|pdcmvm.scenario=$s")
+	done
+	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 180 "${specs[@]}"
+}
+
 # Packaging (scripts/install.sh): `make install` into a staging root, DKMS
 # in a throwaway root, then a guest whose only ib_pdcm is the DKMS one.
 # One pool job (the guest needs what the DKMS step builds); dkms_count
 # reads its output.
+# check_dkms [LINE]: the same against LINE's stock kernel (6.1 default);
+# on 6.12 the steps and the guest are named k612_*.
 check_dkms() {
-	local stock
-	stock=$(scripts/stock-kernel.sh) || { record FAIL kernel.stock; return; }
-	vm_only stock_dkms || return 0
-	queue_job 1 dkms_job "$stock"
-	COUNT_ORDER+=(@dkms stock_dkms)
+	local line=${1:-6.1} p stock
+	p=$(line_prefix "$line")
+	stock=$(scripts/stock-kernel.sh "$line") || { record FAIL "kernel.${p}stock"; return; }
+	vm_only "${p}stock_dkms" || return 0
+	queue_job 1 dkms_job "$stock" "$p"
+	COUNT_ORDER+=("@dkms$p" "${p}stock_dkms")
 }
 
-dkms_job() {
-	rm -f "$LOGS/stock_dkms.result" build/dkms.cpio.gz
-	scripts/install.sh check "$1" >"$LOGS/dkms.out" 2>&1
-	[ -f build/dkms.cpio.gz ] &&
-		VM_MEM=512 guest_boot stock_dkms "$1/vmlinux" build/dkms.cpio.gz 120 \
+dkms_job() {	# dkms_job STOCK PREFIX
+	rm -f "$LOGS/${2}stock_dkms.result" "build/${2}dkms.cpio.gz"
+	PDCM_TAG=$2 scripts/install.sh check "$1" >"$LOGS/${2}dkms.out" 2>&1
+	[ -f "build/${2}dkms.cpio.gz" ] &&
+		VM_MEM=512 guest_boot "${2}stock_dkms" "$1/vmlinux" "build/${2}dkms.cpio.gz" 120 \
 			"pdcmvm.scenario=dkms"
 }
 
-dkms_count() {
-	record_lines <"$LOGS/dkms.out"
+dkms_count() {	# dkms_count PREFIX
+	record_lines "$1" <"$LOGS/${1}dkms.out"
 }
 
 # The upstream way (kunit.py on UML) in the pool; uml_count reads it.
@@ -316,23 +423,34 @@ timed() {
 	local t=$SECONDS
 	"$@"
 	[ $? -eq 127 ] && record FAIL "harness.$1"
-	log "$1: $((SECONDS - t)) s"
+	log "$*: $((SECONDS - t)) s"
+}
+
+# per_kernel FUNCTION: run it for each line in PDCM_KERNELS, in the order
+# of PDCM_LINES (6.12's cross pair boots what 6.1's check_vm built).
+per_kernel() {
+	local l
+	for l in $PDCM_LINES; do
+		[[ " $PDCM_KERNELS " == *" $l "* ]] || continue
+		timed "$1" "$l"
+	done
 }
 
 cd "$PDCM_TOP"
 scripts/deps.sh || die "dependency install failed"
 t0=$SECONDS
 case $what in
-all) timed check_host; timed check_style sparse; timed check_kunit; timed check_vm
-     timed check_dkms; check_uml ;;
-kunit) check_host; check_kunit ;;
-vm) check_host; check_vm; [ -n "${VM_ONLY:-}" ] || check_dkms ;;
-dkms) check_dkms ;;
+all) timed check_host; timed check_style sparse; per_kernel check_kunit; per_kernel check_vm
+     per_kernel check_dkms; check_uml ;;
+kunit) check_host; per_kernel check_kunit ;;
+vm) check_host; per_kernel check_vm; [ -n "${VM_ONLY:-}" ] || per_kernel check_dkms ;;
+dkms) per_kernel check_dkms ;;
 uml) check_uml ;;
 style) check_style ;;
 *) die "usage: check.sh all|kunit|vm|dkms|uml|style" ;;
 esac
 timed count_all
 log "total $((SECONDS - t0)) s; logs in $LOGS"
+line_summary
 echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 [ "$FAILED" -eq 0 ]

@@ -5,35 +5,55 @@ PDCM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PDCM_CACHE=${PDCM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pdcm}
 JOBS=${JOBS:-$(nproc)}
 
-# The stock Debian kernel the VM scenarios boot, and its headers.
+# The kernel lines pdcm is built and tested for: Debian 12's own 6.1 and
+# the 6.12 LTS that bookworm-security ships (Debian 13's kernel).  Every
+# helper below takes a LINE, default 6.1.  PDCM_KERNELS (default both)
+# narrows what check.sh runs, e.g. PDCM_KERNELS=6.12 while working on it.
+PDCM_LINES="6.1 6.12"
+PDCM_KERNELS=${PDCM_KERNELS:-$PDCM_LINES}
+
+# line_prefix LINE: what names of LINE's builds and guests start with:
+# nothing for 6.1 (as always), "k612_" for 6.12.
+line_prefix() {
+	case ${1:-6.1} in
+	6.1) echo "" ;;
+	*) echo "k$(echo "$1" | tr -d .)_" ;;
+	esac
+}
+
+# stock_kver [LINE]: the stock Debian kernel of LINE that the VM scenarios
+# boot, as the release of the newest installed linux-headers-LINE.N-amd64
+# (6.1.0-57-amd64, 6.12.117+deb12-amd64; never -cloud or -rt).
 stock_kver() {
-	local h
-	h=$(ls -d /usr/src/linux-headers-6.1.0-*-amd64 2>/dev/null | sort -V | tail -n 1)
-	[ -n "$h" ] || { echo "pdcm: no linux-headers-6.1.0-*-amd64 installed" >&2; return 1; }
+	local line=${1:-6.1} h
+	h=$(ls -d /usr/src/linux-headers-"$line".[0-9]*-amd64 2>/dev/null |
+		grep -Ev -- '-(cloud|rt)-amd64$' | sort -V | tail -n 1)
+	[ -n "$h" ] || { echo "pdcm: no linux-headers-$line.*-amd64 installed" >&2; return 1; }
 	basename "$h" | sed 's/^linux-headers-//'
 }
 
-# Debian's linux-source-6.1 version: part of every cache key.
+# source_version [LINE]: Debian's linux-source-LINE version, part of every
+# cache key.
 source_version() {
-	dpkg-query -W -f='${Version}' linux-source-6.1
+	dpkg-query -W -f='${Version}' "linux-source-${1:-6.1}"
 }
 
-# pristine_source: unpack Debian's linux-source-6.1 once per version into
-# the cache (never built in, never edited: every build uses O= or a linked
-# copy) and print its path.
+# pristine_source [LINE]: unpack Debian's linux-source-LINE once per
+# version into the cache (never built in, never edited: every build uses
+# O= or a linked copy) and print its path.
 pristine_source() {
-	local ver
-	ver=$(source_version) || return
+	local line=${1:-6.1} ver
+	ver=$(source_version "$line") || return
 	local top=$PDCM_CACHE/src-$ver
-	if [ ! -f "$top/linux-source-6.1/Makefile" ]; then
-		log "unpacking linux-source-6.1 $ver (pristine copy, shared by every build)"
+	if [ ! -f "$top/linux-source-$line/Makefile" ]; then
+		log "unpacking linux-source-$line $ver (pristine copy, shared by every build)"
 		rm -rf "$top.tmp"
 		mkdir -p "$top.tmp"
-		tar -C "$top.tmp" -xf /usr/src/linux-source-6.1.tar.xz || return
+		tar -C "$top.tmp" -xf "/usr/src/linux-source-$line.tar.xz" || return
 		rm -rf "$top"
 		mv "$top.tmp" "$top"
 	fi
-	echo "$top/linux-source-6.1"
+	echo "$top/linux-source-$line"
 }
 
 # pdcm_build NAME KDIR LOG [make args...]: copy the tree to build/NAME (the

@@ -9,6 +9,10 @@ set -euo pipefail
 pkgs=(
 	linux-source-6.1	# KUnit kernel, UML kunit.py run, checkpatch, kernel-doc
 	linux-headers-amd64	# stock Debian headers: ib_pdcm.ko for the stock kernel
+	linux-source-6.12	# the 6.12 LTS (bookworm-security): its KUnit kernel
+	linux-headers-6.12-amd64	# its stock headers (they depend on its
+				# linux-image, which is installed, never booted here)
+	zstd			# 6.12's bzImage payload is zstd: vmlinux extraction
 	qemu-system-x86		# every guest (TCG)
 	busybox-static		# guest userland
 	cpio			# initramfs

@@ -4,6 +4,7 @@
 # Build a guest initramfs.
 #   initramfs.sh kunit <kunit-build-dir> <pdcm-build-dir> <out.cpio.gz>
 #   initramfs.sh stock <stock-cache-dir> <pdcm-build-dir> <out.cpio.gz>
+# (a stock cache dir of either kernel line, scripts/stock-kernel.sh).
 # The pdcm build dir is a tree built with `make -C <kdir> M=...`; every .ko
 # in it goes to /lib/modules/<kver>/extra.  The guest runs tests/vm/init,
 # which sources tests/vm/lib.sh and runs the scenario named on the command
@@ -70,7 +71,15 @@ stock)
 	done | sort -u | while read -r ko; do
 		rel=${ko#"$mroot"/}
 		mkdir -p "$dst/$(dirname "$rel")"
-		cp "$ko" "$dst/$rel"
+		# 6.12 ships .ko.xz: the guest gets them decompressed, so that
+		# busybox modprobe/insmod (no xz support) load them, and depmod
+		# below indexes the .ko names
+		case $ko in
+		*.ko.xz) xz -dc "$ko" >"$dst/${rel%.xz}" ;;
+		*.ko.zst) zstd -dcq "$ko" >"$dst/${rel%.zst}" ;;
+		*.ko.gz) gzip -dc "$ko" >"$dst/${rel%.gz}" ;;
+		*) cp "$ko" "$dst/$rel" ;;
+		esac
 	done
 	;;
 *) die "initramfs.sh: unknown kernel kind '$kind'" ;;

@@ -16,12 +16,15 @@
 # /lib/modules/<kver>/modules.dep it reads, a host framework.conf asking
 # for modprobe_on_install) lands in, or comes from, the throwaway copy.
 # The check compares a listing of the real directories before and after.
+# PDCM_TAG=k612_ (check.sh, for the 6.12 stock kernel) prefixes every path
+# and log under build/, so that both kernels' checks can run at once.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 cd "$PDCM_TOP"
 
+TAG=${PDCM_TAG:-}
 LOGS=$PDCM_TOP/build/logs
-OUT=$PDCM_TOP/build/dkms
+OUT=$PDCM_TOP/build/${TAG}dkms
 mkdir -p "$LOGS"
 rc=0
 pass() { echo "PASS $1"; }
@@ -39,6 +42,15 @@ result() {	# result NAME LOG CMD...: PASS if CMD succeeds
 version() { sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$PDCM_TOP/dkms.conf"; }
 # The release KDIR builds for (Debian's kernel.release file says 6.1.192).
 krelease() { sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$1/include/generated/utsrelease.h"; }
+# What modules_install appends to a module's name for KDIR: nothing on
+# Debian's 6.1, .xz on its 6.12 (CONFIG_MODULE_COMPRESS_XZ).
+kosuffix() {
+	local c=$1/.config
+	if grep -q '^CONFIG_MODULE_COMPRESS_XZ=y' "$c"; then echo .xz
+	elif grep -q '^CONFIG_MODULE_COMPRESS_ZSTD=y' "$c"; then echo .zst
+	elif grep -q '^CONFIG_MODULE_COMPRESS_GZIP=y' "$c"; then echo .gz
+	fi
+}
 
 # A listing of what the real host directories hold, to prove they did not
 # change: names, sizes and modification times.
@@ -60,6 +72,10 @@ dkms_stage() {
 	make -s dkms-src DKMS_SRC="$w/src" || return
 	local opts="--dkmstree $w/tree --sourcetree $w/src --installtree $root/lib/modules"
 	local k="-k $kver --kernelsourcedir $kdir"
+	# the headers package's link, as on a host: Debian's dkms finds
+	# sign-file through it when /usr/lib/linux-kbuild-<major.minor> does
+	# not exist (6.12's kbuild directory carries the full version)
+	ln -s "$kdir" "$root/lib/modules/$kver/build"
 	unshare -m --propagation private bash -euxc "
 		mount --bind '$root/lib/modules' /lib/modules
 		[ ! -d /var/lib/dkms ] || mount --bind '$w/var-lib-dkms' /var/lib/dkms
@@ -69,11 +85,14 @@ dkms_stage() {
 		dkms install -m pdcm -v $ver $opts $k --no-depmod
 		dkms status -m pdcm $opts | tee '$w/status'
 	"
+	local rc=$?
+	rm -f "$root/lib/modules/$kver/build"
+	return $rc
 }
 
-# BUILD_EXCLUSIVE_*: a kernel without InfiniBand, and one that is not 6.1,
-# are skipped with dkms' exit code 77 (autoinstall treats it as "not for
-# this kernel", not as a failure).
+# BUILD_EXCLUSIVE_*: a kernel without InfiniBand, and kernels that are
+# neither 6.1 nor 6.12 (6.6, 6.13), are skipped with dkms' exit code 77
+# (autoinstall treats it as "not for this kernel", not as a failure).
 dkms_exclusive() {
 	local kdir=$1 kver=$2 ver w=$OUT/excl
 	ver=$(version)
@@ -89,16 +108,19 @@ dkms_exclusive() {
 		dkms add -m pdcm -v $ver $opts || exit 1
 		dkms build -m pdcm -v $ver $opts -k $kver --kernelsourcedir '$w/noib'
 		[ \$? -eq 77 ] || { echo 'no CONFIG_INFINIBAND: not skipped'; exit 1; }
-		dkms build -m pdcm -v $ver $opts -k 6.12.0-1-amd64 --kernelsourcedir '$kdir'
-		[ \$? -eq 77 ] || { echo '6.12: not skipped'; exit 1; }
+		for k in 6.6.0-1-amd64 6.13.0-1-amd64; do
+			dkms build -m pdcm -v $ver $opts -k \$k --kernelsourcedir '$kdir'
+			[ \$? -eq 77 ] || { echo \"\$k: not skipped\"; exit 1; }
+		done
 	"
 }
 
 # make install into a staging root, from a copy of the tree that first had
 # a development build (test ULP included): only production modules land.
 make_install() {
-	local kdir=$1 kver=$2 log=$LOGS/install-make.log
-	local t=$PDCM_TOP/build/install-tree s=$PDCM_TOP/build/install-root
+	local kdir=$1 kver=$2 log=$LOGS/${TAG}install-make.log x
+	local t=$PDCM_TOP/build/${TAG}install-tree s=$PDCM_TOP/build/${TAG}install-root
+	x=$(kosuffix "$kdir")
 	rm -rf "$s"
 	mkdir -p "$t"
 	rsync -a --delete --exclude /build --exclude /.git "$PDCM_TOP/" "$t/"
@@ -108,24 +130,25 @@ make_install() {
 		 test -f '$t/tests/shim/pdcm_shim_test.ko'"
 	result install.make_install "$log" make -C "$t" KDIR="$kdir" INSTALL_MOD_PATH="$s" install
 	local got
-	# ib_pdcm and the ULP shims; no test module (tests/ulp, tests/shim,
-	# tests/kunit, tests/bench) and nothing elsewhere.
+	# ib_pdcm and the ULP shims, compressed as the kernel's own modules
+	# are; no test module (tests/ulp, tests/shim, tests/kunit,
+	# tests/bench) and nothing elsewhere.
 	got=$(cd "$s" && find . -name '*.ko*' | sort | tr '\n' ' ')
 	local u=./lib/modules/$kver/updates
-	if [ "$got" = "$u/cm/ib_pdcm.ko $u/ulp/kdapl/pdcm_kdapl.ko $u/ulp/sdp/pdcm_sdp.ko " ]; then
+	if [ "$got" = "$u/cm/ib_pdcm.ko$x $u/ulp/kdapl/pdcm_kdapl.ko$x $u/ulp/sdp/pdcm_sdp.ko$x " ]; then
 		pass install.production_modules_only
 	else
 		echo "installed: $got" >>"$log"
 		fail install.production_modules_only "$log"
 	fi
 	result install.depmod_indexed "$log" \
-		grep -q "^updates/cm/ib_pdcm.ko:" "$s/lib/modules/$kver/modules.dep"
+		grep -q "^updates/cm/ib_pdcm.ko$x:" "$s/lib/modules/$kver/modules.dep"
 	result install.modprobe_conf "$log" sh -c \
 		"make -C '$t' INSTALL_MOD_PATH='$s' install-modprobe-conf &&
 		 cmp '$s/etc/modprobe.d/pdcm.conf' '$PDCM_TOP/etc/modprobe.d/pdcm.conf'"
 	result install.uninstall "$log" sh -c \
 		"make -C '$t' KDIR='$kdir' INSTALL_MOD_PATH='$s' uninstall uninstall-modprobe-conf &&
-		 ! find '$s' -name '*.ko' | grep -q . && ! test -e '$s/etc/modprobe.d/pdcm.conf' &&
+		 ! find '$s' -name '*.ko*' | grep -q . && ! test -e '$s/etc/modprobe.d/pdcm.conf' &&
 		 ! grep -q ib_pdcm '$s/lib/modules/$kver/modules.dep'"
 }
 
@@ -158,10 +181,10 @@ check() {
 	local stock=$1 kver kdir
 	kver=$(cat "$stock/kver")
 	kdir=/usr/src/linux-headers-$kver
-	rm -f "$PDCM_TOP/build/dkms.cpio.gz"
+	rm -f "$PDCM_TOP/build/${TAG}dkms.cpio.gz"
 	make_install "$kdir" "$kver"
 
-	local before log=$LOGS/dkms.log root=$OUT/root
+	local before log=$LOGS/${TAG}dkms.log root=$OUT/root
 	before=$(host_state "$kver")
 	if dkms_stage "$kdir" "$root" >"$log" 2>&1; then
 		pass dkms.add_build_install
@@ -174,15 +197,15 @@ check() {
 	result dkms.production_modules_only "$log" sh -c \
 		"cd '$root/lib/modules/$kver' && test \"\$(find . -name '*.ko' | sort | tr '\n' ' ')\" = \
 		 './updates/dkms/ib_pdcm.ko ./updates/dkms/pdcm_kdapl.ko ./updates/dkms/pdcm_sdp.ko '"
-	result dkms.build_exclusive_skips "$LOGS/dkms-exclusive.log" dkms_exclusive "$kdir" "$kver"
+	result dkms.build_exclusive_skips "$LOGS/${TAG}dkms-exclusive.log" dkms_exclusive "$kdir" "$kver"
 	if [ "$(host_state "$kver")" = "$before" ]; then
 		pass dkms.host_module_tree_untouched
 	else
 		diff <(echo "$before") <(host_state "$kver") >>"$log"
 		fail dkms.host_module_tree_untouched "$log"
 	fi
-	result initramfs.dkms "$LOGS/dkms-initramfs.log" \
-		dkms_initramfs "$stock" "$root" "$PDCM_TOP/build/dkms.cpio.gz"
+	result initramfs.dkms "$LOGS/${TAG}dkms-initramfs.log" \
+		dkms_initramfs "$stock" "$root" "$PDCM_TOP/build/${TAG}dkms.cpio.gz"
 }
 
 case ${1:-} in

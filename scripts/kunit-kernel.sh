@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
-# Build (or reuse) the KUnit test kernel: Debian's linux-source-6.1,
-# allnoconfig + tests/vm/kunit.config, in an O= directory under the cache.
-# The cache key is the source package version plus the fragment's hash, so
-# editing the fragment or upgrading the source rebuilds; a fresh machine
-# builds from scratch.  Prints the build directory on stdout.
+# Build (or reuse) the KUnit test kernel of one kernel line:
+#   kunit-kernel.sh [LINE]     LINE 6.1 (default) or 6.12
+# Debian's linux-source-LINE, allnoconfig + tests/vm/kunit.config, in an O=
+# directory under the cache.  The cache key is the source package version
+# plus the fragment's hash, so editing the fragment or upgrading the source
+# rebuilds; a fresh machine builds from scratch.  Prints the build
+# directory on stdout.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
+line=${1:-6.1}
 frag=$PDCM_TOP/tests/vm/kunit.config
-ver=$(source_version)
+ver=$(source_version "$line") || die "linux-source-$line is not installed"
 key=$(cat "$frag" | sha256sum | cut -c1-12)
 out=$PDCM_CACHE/kunit-$ver-$key
-src=$(pristine_source) || die "cannot unpack linux-source-6.1"
+src=$(pristine_source "$line") || die "cannot unpack linux-source-$line"
 
+# one build per cache directory at a time: a second caller (another
+# checkout's make check) waits for it and then reuses it
+mkdir -p "$PDCM_CACHE"
+exec 9>"$out.lock"
+flock 9
 if [ ! -f "$out/.pdcm-built" ]; then
-	log "building the KUnit kernel in $out (about 5 minutes on 2 cores)"
+	log "building the $line KUnit kernel in $out (about 5 minutes on 2 cores)"
 	mkdir -p "$out"
 	merge_log=$out/merge_config.log
 	(cd "$src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -n -O "$out" "$frag") >"$merge_log" 2>&1 ||

@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
-# Fetch (or reuse) Debian's stock kernel for the headers that are installed:
-# `apt-get download linux-image-<kver>`, unpacked, never installed.  The XZ
-# bzImage is turned into the ELF vmlinux once, because the stock kernel has
-# CONFIG_PVH=y and qemu boots that directly, ~2.5 s faster under TCG.
-# Prints the cache directory: vmlinux, lib/modules/<kver>/, kver.
+# Fetch (or reuse) Debian's stock kernel of one kernel line, for the
+# headers that are installed:
+#   stock-kernel.sh [LINE]     LINE 6.1 (default) or 6.12
+# `apt-get download linux-image-<kver>`, unpacked, never installed.  With
+# CONFIG_PVH=y (both lines have it) the compressed kernel inside the
+# bzImage (XZ on 6.1, zstd on 6.12, as the kernel's own CONFIG_KERNEL_*
+# says) is turned into the ELF vmlinux once, and qemu boots that directly,
+# ~2.5 s faster under TCG; without PVH, vmlinux is a copy of the bzImage.
+# Prints the cache directory: vmlinux (what qemu's -kernel boots),
+# lib/modules/<kver>/ (as packaged: .ko on 6.1, .ko.xz on 6.12), kver.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-kver=$(stock_kver)
+line=${1:-6.1}
+kver=$(stock_kver "$line")
 pkg=linux-image-$kver
 pver=$(apt-cache policy "$pkg" | awk '/Candidate:/{print $2}')
+[ -n "$pver" ] && [ "$pver" != "(none)" ] || die "no package $pkg in the apt lists"
 out=$PDCM_CACHE/stock-$kver-$pver
 
 if [ ! -f "$out/.pdcm-ready" ]; then
@@ -20,17 +27,37 @@ if [ ! -f "$out/.pdcm-ready" ]; then
 	apt-get download -q "$pkg=$pver" >/dev/null 2>&1 ||
 		{ apt-get update -q >/dev/null; apt-get download -q "$pkg=$pver" >/dev/null; }
 	dpkg-deb -x ./*.deb "$out/root"
-	python3 - "$out/root/boot/vmlinuz-$kver" "$out/vmlinux" <<'PY'
-import lzma, sys
+	img=$out/root/boot/vmlinuz-$kver
+	if grep -q '^CONFIG_PVH=y' "$out/root/boot/config-$kver"; then
+		python3 - "$img" "$out/vmlinux" <<'PY'
+import lzma, struct, subprocess, sys
+# The payload is where the x86 boot protocol (2.08+) says: payload_offset
+# and payload_length (setup header 0x248/0x24c) count from the start of
+# the protected-mode code, which follows the setup sectors.
 data = open(sys.argv[1], 'rb').read()
-off = data.find(b'\xfd7zXZ\x00')
-if off < 0:
-    sys.exit('no XZ payload in ' + sys.argv[1])
-elf = lzma.LZMADecompressor(lzma.FORMAT_XZ).decompress(data[off:])
+if data[0x202:0x206] != b'HdrS':
+    sys.exit(sys.argv[1] + ': not a bzImage')
+setup_sects = data[0x1f1] or 4
+off, length = struct.unpack_from('<II', data, 0x248)
+start = (setup_sects + 1) * 512 + off
+payload = data[start:start + length]
+if payload.startswith(b'\xfd7zXZ\x00'):
+    elf = lzma.LZMADecompressor(lzma.FORMAT_XZ).decompress(payload)
+elif payload.startswith(b'\x28\xb5\x2f\xfd'):
+    # the build appends the decompressed size (4 bytes) to either format;
+    # lzma stops at the end of its stream, zstd must not see it
+    elf = subprocess.run(['zstd', '-dcq'], input=payload[:-4], stdout=subprocess.PIPE,
+                         check=True).stdout
+else:
+    sys.exit('%s: payload is neither XZ nor zstd (%s)' % (sys.argv[1], payload[:6].hex()))
 if elf[:4] != b'\x7fELF':
-    sys.exit('XZ payload is not an ELF image')
+    sys.exit('the payload of %s is not an ELF image' % sys.argv[1])
 open(sys.argv[2], 'wb').write(elf)
 PY
+	else
+		log "$kver: no CONFIG_PVH, guests boot the bzImage"
+		cp "$img" "$out/vmlinux"
+	fi
 	echo "$kver" >"$out/kver"
 	rm -rf "$out/deb"
 	touch "$out/.pdcm-ready"

@@ -10,9 +10,9 @@
 #include <linux/in6.h>
 #include <linux/inet.h>
 #include <linux/slab.h>
-#include <asm/unaligned.h>
 #include <rdma/pdcm_sdp.h>
 
+#include "../../cm/compat.h"
 #include "fake.h"
 
 MODULE_IMPORT_NS(PDCM_SDP);

@@ -21,11 +21,11 @@
 #include <linux/module.h>
 #include <linux/prandom.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 #include <rdma/ib_cm.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ibta_vol1_c12.h>
 
+#include "../../cm/compat.h"
 #include "../../cm/wire.h"
 #include "wire_vectors.h"
 

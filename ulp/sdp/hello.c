@@ -21,7 +21,7 @@
 #include <linux/export.h>
 #include <linux/string.h>
 
-#include <asm/unaligned.h>
+#include "../../cm/compat.h"
 
 #include <rdma/pdcm_sdp.h>
 

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The one place where pdcm's sources differ by kernel version.  pdcm
+ * builds against Debian 12's 6.1 and the 6.12 LTS (Documentation/install.rst);
+ * what is spelt differently between them is here, and no other file tests
+ * LINUX_VERSION_CODE (scripts/style.sh lets checkpatch pass it here only).
+ *
+ *  - The unaligned access helpers moved from <asm/unaligned.h> to
+ *    <linux/unaligned.h> in 6.12.  Include this header instead of either.
+ *  - __assign_str() lost its source argument in 6.10: the source is the
+ *    one the event's __string() names.  PDCM_ASSIGN_STR(dst, src) expands
+ *    to the form the kernel takes.
+ */
+#ifndef _PDCM_COMPAT_H
+#define _PDCM_COMPAT_H
+
+#include <linux/version.h>
+
+#if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
+#if KERNEL_VERSION(6, 10, 0) <= LINUX_VERSION_CODE
+#define PDCM_ASSIGN_STR(dst, src)	__assign_str(dst)
+#else
+#define PDCM_ASSIGN_STR(dst, src)	__assign_str(dst, src)
+#endif
+
+#endif /* _PDCM_COMPAT_H */
