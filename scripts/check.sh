@@ -58,6 +58,20 @@ build_pdcm() {
 	fi
 }
 
+# --- ib_cm drop-in (compat/, Documentation/ibcm.rst) ---------------------
+# ibcm_gate NAME KDIR: the CRC gate on build/NAME: the built ib_cm.ko must
+# export what KDIR's ib_cm exports, CRC for CRC (scripts/ibcm-crc.sh).
+ibcm_gate() {
+	local log=$LOGS/ibcm-crc-$1.log
+	if scripts/ibcm-crc.sh "$PDCM_TOP/build/$1/Module.symvers" "$2" >"$log" 2>&1; then
+		record PASS "build.$1.ibcm_crc"
+	else
+		record FAIL "build.$1.ibcm_crc" "$log"
+	fi
+	tail -n 1 "$log"
+}
+# --- end ib_cm drop-in ----------------------------------------------------
+
 # guest_boot NAME KERNEL INITRD TIMEOUT "WORDS" [qemu args]: boot one guest
 # and read its console into $LOGS/NAME.result (ktap.py output).
 guest_boot() {
@@ -220,7 +234,8 @@ check_kunit() {
 	kdir=$(scripts/kunit-kernel.sh) || { record FAIL kernel.kunit; return; }
 	build_pdcm kunit "$kdir" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
 		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_KUNIT_TEST=m \
-		CONFIG_IB_PDCM_SHIM_TEST=m || return
+		CONFIG_IB_PDCM_SHIM_TEST=m CONFIG_IB_PDCM_IBCM=m || return
+	ibcm_gate kunit "$kdir"
 	scripts/initramfs.sh kunit "$kdir" "$BUILT" "$initrd" || { record FAIL initramfs.kunit; return; }
 	local bz=$kdir/arch/x86/boot/bzImage dbg="panic_on_warn=1 kasan_multi_shot"
 	KUNIT_B="$bz|$initrd|$dbg|1024"	# check_vm's pairs with pdcm on this kernel
@@ -241,7 +256,9 @@ check_vm() {
 	# warning, which fails it
 	build_pdcm stock "/usr/src/linux-headers-$kver" C=1 CF=-D__CHECK_ENDIAN__ \
 		CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
-		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_SHIM_TEST=m || return
+		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_SHIM_TEST=m \
+		CONFIG_IB_PDCM_IBCM=m || return
+	ibcm_gate stock "/usr/src/linux-headers-$kver"
 	grep -q ' CHECK ' "$LOGS/build-stock.log" && record PASS style.sparse ||
 		record FAIL style.sparse "$LOGS/build-stock.log"
 	scripts/initramfs.sh stock "$stock" "$BUILT" "$initrd" || { record FAIL initramfs.stock; return; }
