@@ -290,7 +290,21 @@ check_vm() {
 		specs+=("stock_$s|pdcmvm.scenario=$s")
 	done
 	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 180 "${specs[@]}"
+	ibcm_vm "$stock/vmlinux" "$initrd"
 }
+
+# --- ib_cm drop-in guests (Documentation/ibcm.rst) -------------------------
+# Debian's own rdma_cm, rdma_ucm and rdma-core tools on compat/ib_cm.ko:
+# one guest on rxe loopback.
+# one guest on rxe loopback; a pair against the stock CM (A stock, B the
+# drop-in) and a pair of drop-in guests, each running every tool both ways.
+ibcm_vm() {
+	local k=$1 i=$2
+	VM_MEM=512 guests "$k" "$i" 240 "stock_ibcm_loop|pdcmvm.scenario=ibcm_loop"
+	VM_MEM=512 pairs "$k" "$i" "ibcm_peer|ibcm_pdcm|300"
+	PAIR_PREFIX=pp_ VM_MEM=512 pairs "$k" "$i" "ibcm_pdcm_a|ibcm_pdcm|300"
+}
+# --- end ib_cm drop-in guests ----------------------------------------------
 
 # Packaging (scripts/install.sh): `make install` into a staging root, DKMS
 # in a throwaway root, then a guest whose only ib_pdcm is the DKMS one.

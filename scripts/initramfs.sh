@@ -30,7 +30,7 @@ done
 tools=(/usr/bin/rdma /usr/bin/ibv_devices /usr/bin/ibv_devinfo
        /usr/bin/ibv_rc_pingpong /usr/bin/ibv_ud_pingpong /usr/bin/rping
        /usr/bin/ucmatose /usr/bin/udaddy /usr/bin/rdma_server
-       /usr/bin/rdma_client /usr/bin/cmtime)
+       /usr/bin/rdma_client /usr/bin/cmtime /usr/bin/rstream)
 prov=/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
 mkdir -p "$R/usr/lib/x86_64-linux-gnu/libibverbs" "$R/etc/libibverbs.d"
 cp "$prov" "$R$prov"

@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# One guest, the ib_cm drop-in under Debian's own rdma_cm and rdma_ucm:
+# every rdma-core tool of ibcm_lib.sh with server and client on this
+# guest's own address over rxe loopback, so the drop-in is both sides of
+# each connection (REQ/REP/RTU, DREQ/DREP, SIDR for udaddy).  Then the
+# module cannot be removed while rdma_cm uses it, and goes once it is
+# unused.
+. /pdcm/scenarios/ibcm_lib.sh
+
+net_up
+rxe_add rxe0 eth0
+suite_begin ibcm_loop
+ibcm_stack pdcm
+for t in $TOOLS; do
+	tool_server $t &
+	sp=$!
+	sleep 1
+	tool_client $t "$VM_IP"
+	wait $sp
+	tool_checks $t client
+	tool_checks $t server
+done
+cm_counters_note
+check rep_per_connection sh -c "[ $(cm_count cm_tx_msgs/rep) -ge 17 ]"
+check_not rmmod_refused_while_rdma_cm_uses_it rmmod ib_cm
+check still_loaded grep -q "^ib_cm " /proc/modules
+check rmmod_stack rmmod rdma_ucm rdma_cm
+check rmmod_ib_cm rmmod ib_cm
+check rmmod_ib_pdcm rmmod ib_pdcm
+suite_end
