@@ -301,7 +301,8 @@ check_vm() {
 ibcm_vm() {
 	local k=$1 i=$2
 	VM_MEM=512 guests "$k" "$i" 240 "stock_ibcm_loop|pdcmvm.scenario=ibcm_loop"
-	VM_MEM=512 pairs "$k" "$i" "ibcm_peer|ibcm_pdcm|300"
+	VM_MEM=512 pairs "$k" "$i" "ibcm_peer|ibcm_pdcm|300" \
+		"ibcm_coexist_peer|ibcm_coexist_pdcm|200"
 	PAIR_PREFIX=pp_ VM_MEM=512 pairs "$k" "$i" "ibcm_pdcm_a|ibcm_pdcm|300"
 }
 # --- end ib_cm drop-in guests ----------------------------------------------

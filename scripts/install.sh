@@ -48,15 +48,25 @@ host_state() {
 		-printf '%p %s %T@\n' 2>/dev/null | sort
 }
 
-# dkms KDIR ROOT: see the header.  Prints the dkms command lines it runs.
+# The kernel's own ib_cm.ko, relative to the module tree.
+IBCM_STOCK=kernel/drivers/infiniband/core/ib_cm.ko
+
+# dkms KDIR ROOT [STOCK_MODULES]: see the header.  Prints the dkms command
+# lines it runs.  With STOCK_MODULES (a kernel's lib/modules/<kver>) the
+# staged tree first gets that kernel's ib_cm.ko, which DKMS must keep
+# aside while its drop-in is installed.
 dkms_stage() {
-	local kdir=$1 root=$2 kver ver
+	local kdir=$1 root=$2 stockmods=${3:-} kver ver
 	kver=$(krelease "$kdir")
 	[ -n "$kver" ] || return
 	ver=$(version)
 	local w=$OUT/work
 	rm -rf "$w" "$root"
 	mkdir -p "$w"/{src,tree,var-lib-dkms,etc-dkms} "$root/lib/modules/$kver"
+	if [ -n "$stockmods" ]; then
+		mkdir -p "$root/lib/modules/$kver/${IBCM_STOCK%/*}"
+		cp "$stockmods/$IBCM_STOCK" "$root/lib/modules/$kver/$IBCM_STOCK" || return
+	fi
 	make -s dkms-src DKMS_SRC="$w/src" || return
 	local opts="--dkmstree $w/tree --sourcetree $w/src --installtree $root/lib/modules"
 	local k="-k $kver --kernelsourcedir $kdir"
@@ -68,6 +78,22 @@ dkms_stage() {
 		dkms build -m pdcm -v $ver $opts $k
 		dkms install -m pdcm -v $ver $opts $k --no-depmod
 		dkms status -m pdcm $opts | tee '$w/status'
+	"
+}
+
+# dkms_remove KDIR ROOT: dkms remove of what dkms_stage installed, in the
+# same private mounts; the kernel's ib_cm.ko comes back.
+dkms_remove() {
+	local kdir=$1 root=$2 kver ver
+	kver=$(krelease "$kdir")
+	ver=$(version)
+	local w=$OUT/work
+	local opts="--dkmstree $w/tree --sourcetree $w/src --installtree $root/lib/modules"
+	unshare -m --propagation private bash -euxc "
+		mount --bind '$root/lib/modules' /lib/modules
+		[ ! -d /var/lib/dkms ] || mount --bind '$w/var-lib-dkms' /var/lib/dkms
+		[ ! -d /etc/dkms ] || mount --bind '$w/etc-dkms' /etc/dkms
+		dkms remove -m pdcm -v $ver $opts -k $kver --no-depmod
 	"
 }
 
@@ -112,7 +138,7 @@ make_install() {
 	# tests/kunit, tests/bench) and nothing elsewhere.
 	got=$(cd "$s" && find . -name '*.ko*' | sort | tr '\n' ' ')
 	local u=./lib/modules/$kver/updates
-	if [ "$got" = "$u/cm/ib_pdcm.ko $u/ulp/kdapl/pdcm_kdapl.ko $u/ulp/sdp/pdcm_sdp.ko " ]; then
+	if [ "$got" = "$u/cm/ib_pdcm.ko $u/compat/ib_cm.ko $u/ulp/kdapl/pdcm_kdapl.ko $u/ulp/sdp/pdcm_sdp.ko " ]; then
 		pass install.production_modules_only
 	else
 		echo "installed: $got" >>"$log"
@@ -120,13 +146,17 @@ make_install() {
 	fi
 	result install.depmod_indexed "$log" \
 		grep -q "^updates/cm/ib_pdcm.ko:" "$s/lib/modules/$kver/modules.dep"
+	# the ib_cm drop-in needs ib_pdcm (Documentation/ibcm.rst)
+	result install.ib_cm_needs_ib_pdcm "$log" \
+		grep -q "^updates/compat/ib_cm.ko: updates/cm/ib_pdcm.ko" "$s/lib/modules/$kver/modules.dep"
+	result install.ibcm_crc_gate_ran "$log" grep -q "ibcm-crc: 16/16 CRCs match" "$log"
 	result install.modprobe_conf "$log" sh -c \
 		"make -C '$t' INSTALL_MOD_PATH='$s' install-modprobe-conf &&
 		 cmp '$s/etc/modprobe.d/pdcm.conf' '$PDCM_TOP/etc/modprobe.d/pdcm.conf'"
 	result install.uninstall "$log" sh -c \
 		"make -C '$t' KDIR='$kdir' INSTALL_MOD_PATH='$s' uninstall uninstall-modprobe-conf &&
 		 ! find '$s' -name '*.ko' | grep -q . && ! test -e '$s/etc/modprobe.d/pdcm.conf' &&
-		 ! grep -q ib_pdcm '$s/lib/modules/$kver/modules.dep'"
+		 ! grep -q 'ib_pdcm\|ib_cm' '$s/lib/modules/$kver/modules.dep'"
 }
 
 # initramfs STOCK ROOT OUT: the stock guest image without the usual
@@ -163,7 +193,7 @@ check() {
 
 	local before log=$LOGS/dkms.log root=$OUT/root
 	before=$(host_state "$kver")
-	if dkms_stage "$kdir" "$root" >"$log" 2>&1; then
+	if dkms_stage "$kdir" "$root" "$stock/root/lib/modules/$kver" >"$log" 2>&1; then
 		pass dkms.add_build_install
 	else
 		fail dkms.add_build_install "$log"
@@ -173,7 +203,20 @@ check() {
 		test -f "$root/lib/modules/$kver/updates/dkms/ib_pdcm.ko"
 	result dkms.production_modules_only "$log" sh -c \
 		"cd '$root/lib/modules/$kver' && test \"\$(find . -name '*.ko' | sort | tr '\n' ' ')\" = \
-		 './updates/dkms/ib_pdcm.ko ./updates/dkms/pdcm_kdapl.ko ./updates/dkms/pdcm_sdp.ko '"
+		 './updates/dkms/ib_cm.ko ./updates/dkms/ib_pdcm.ko ./updates/dkms/pdcm_kdapl.ko ./updates/dkms/pdcm_sdp.ko '"
+	# the kernel's ib_cm.ko is kept aside by DKMS (ORIGINAL MODULES in
+	# dkms(8)) while the drop-in is installed
+	result dkms.stock_ib_cm_kept_aside "$log" sh -c \
+		"! test -e '$root/lib/modules/$kver/$IBCM_STOCK' &&
+		 find '$OUT/work/tree/pdcm/original_module' -name ib_cm.ko | grep -q ."
+	local inst=$OUT/root-installed
+	rm -rf "$inst" && cp -a "$root" "$inst"
+	result dkms.remove "$log" dkms_remove "$kdir" "$root"
+	result dkms.remove_restores_stock_ib_cm "$log" sh -c \
+		"cmp '$root/lib/modules/$kver/$IBCM_STOCK' \
+		 '$stock/root/lib/modules/$kver/$IBCM_STOCK' &&
+		 ! find '$root/lib/modules/$kver/updates' -name '*.ko' | grep -q ."
+	root=$inst
 	result dkms.build_exclusive_skips "$LOGS/dkms-exclusive.log" dkms_exclusive "$kdir" "$kver"
 	if [ "$(host_state "$kver")" = "$before" ]; then
 		pass dkms.host_module_tree_untouched
