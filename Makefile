@@ -12,7 +12,7 @@
 #   make install        build the production modules (no test modules) and
 #                       install them into /lib/modules/<rel>/updates, depmod;
 #                       INSTALL_MOD_PATH=DIR stages into DIR instead
-#   make install-modprobe-conf   etc/modprobe.d/pdcm.conf (keeps ib_cm off)
+#   make install-modprobe-conf   etc/modprobe.d/pdcm.conf (module options)
 #   make dkms-src       copy the sources to $(DKMS_SRC)/pdcm-<version>
 #   make dkms           dkms-src, then dkms add/build/install on this machine
 #   make docs           kernel-doc + reStructuredText into build/docs/

@@ -305,11 +305,11 @@ static void ibcm_passive_inherits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->qp_type, IB_QPT_RC);
 	KUNIT_EXPECT_EQ(test, p->responder_resources, 5);
 	KUNIT_EXPECT_EQ(test, p->initiator_depth, 3);
-	KUNIT_EXPECT_EQ(test, p->local_cm_response_timeout, 17);
-	KUNIT_EXPECT_EQ(test, p->remote_cm_response_timeout, 19);
-	KUNIT_EXPECT_EQ(test, p->retry_count, 6);
-	KUNIT_EXPECT_EQ(test, p->rnr_retry_count, 5);
-	KUNIT_EXPECT_EQ(test, p->flow_control, 1);
+	KUNIT_EXPECT_EQ(test, (int)p->local_cm_response_timeout, 17);
+	KUNIT_EXPECT_EQ(test, (int)p->remote_cm_response_timeout, 19);
+	KUNIT_EXPECT_EQ(test, (int)p->retry_count, 6);
+	KUNIT_EXPECT_EQ(test, (int)p->rnr_retry_count, 5);
+	KUNIT_EXPECT_EQ(test, (int)p->flow_control, 1);
 	KUNIT_EXPECT_NULL(test, p->alternate_path);
 	KUNIT_EXPECT_EQ(test, p->ece.vendor_id, 0U);
 	/* what rdma_cm reads: the path's service ID, GIDs and P_Key */
@@ -523,8 +523,8 @@ static void ibcm_delayed_mra_rep(struct kunit *test)
 	p = &ibt_last()->ev.param.rep_rcvd;
 	KUNIT_EXPECT_EQ(test, p->remote_qpn, 0xc0ffeeU);
 	KUNIT_EXPECT_EQ(test, p->remote_qkey, 0x55667788U);
-	KUNIT_EXPECT_EQ(test, p->target_ack_delay, 10);
-	KUNIT_EXPECT_EQ(test, p->srq, 1);
+	KUNIT_EXPECT_EQ(test, (int)p->target_ack_delay, 10);
+	KUNIT_EXPECT_EQ(test, (int)p->srq, 1);
 	KUNIT_EXPECT_EQ(test, ibt_last()->pdata[0], 0x5a);
 	KUNIT_EXPECT_EQ(test, ibt_last()->pdata[IB_CM_REP_PRIVATE_DATA_SIZE - 1],
 			0);
@@ -613,7 +613,7 @@ static void ibcm_rej_received(struct kunit *test)
 	m.rej.reason = IB_CM_REJ_CONSUMER_DEFINED;
 	m.rej.msg_rejected = PDCM_MSG_RESPONSE_REQ;
 	m.rej.ari[0] = 0x42;
-	m.rej.ari_length = 1;
+	m.rej.ari_len = 1;
 	m.rej.private_data[0] = 0x99;
 	m.rej.private_data_len = PDCM_REJ_PDATA_SIZE;
 	fake_rx(f, &m);
