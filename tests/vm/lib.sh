@@ -77,11 +77,11 @@ net_up() {
 }
 
 # ibcm_load: ib_pdcm and the ib_cm drop-in (compat/ib_cm.ko) in place of
-# the kernel's ib_cm.  The initramfs has both ib_cm.ko files and depmod
-# prefers the kernel's (extra/ ranks below it), so the drop-in is loaded
-# by path; a later modprobe of rdma_cm or rdma_ucm finds ib_cm loaded.
+# the kernel's ib_cm.  The drop-in is outside the module tree
+# (initramfs.sh), so it is loaded by path; a later modprobe of rdma_cm or
+# rdma_ucm finds ib_cm loaded and uses it.
 ibcm_load() {
-	modprobe ib_pdcm && insmod "/lib/modules/$(uname -r)/extra/ib_cm.ko"
+	modprobe ib_pdcm && insmod /pdcm/ibcm/ib_cm.ko
 }
 
 rxe_add() {	# rxe_add NAME NETDEV
