@@ -304,6 +304,11 @@ ibcm_vm() {
 	VM_MEM=512 pairs "$k" "$i" "ibcm_peer|ibcm_pdcm|300" \
 		"ibcm_coexist_peer|ibcm_coexist_pdcm|200"
 	PAIR_PREFIX=pp_ VM_MEM=512 pairs "$k" "$i" "ibcm_pdcm_a|ibcm_pdcm|300"
+	# NVMe over Fabrics (RDMA) through Debian's nvmet-rdma / nvme-rdma on
+	# rdma_cm: the drop-in on the target side, then on the host side
+	VM_MEM=768 pairs "$k" "$i" \
+		"ibcm_nvme_host_peer|ibcm_nvme_tgt_pdcm|300" \
+		"ibcm_nvme_tgt_peer|ibcm_nvme_host_pdcm|300"
 }
 # --- end ib_cm drop-in guests ----------------------------------------------
 
