@@ -7,7 +7,7 @@
 #
 #   nvme_target        nvmet + nvmet-rdma through configfs: subsystem
 #                      nqn.2026-12.pdcm:test, namespace 1 on a 16 MiB file
-#                      in tmpfs, port 4420 on this guest's address; waits
+#                      in tmpfs (buffered: tmpfs has no O_DIRECT), port 4420 on this guest's address; waits
 #                      until the host says it is done
 #   nvme_host          nvme-rdma: connect (nvme-cli, retried until the
 #                      target listens), write a 4 MiB pattern with
@@ -25,7 +25,7 @@ nvme_target() {
 	_s=$CFS/nvmet/subsystems/$NQN
 	_p=$CFS/nvmet/ports/1
 	check subsystem sh -c "mkdir $_s && echo 1 >$_s/attr_allow_any_host"
-	check namespace sh -c "mkdir $_s/namespaces/1 && echo -n /tmp/ns1.img >$_s/namespaces/1/device_path && echo 1 >$_s/namespaces/1/enable"
+	check namespace sh -c "mkdir $_s/namespaces/1 && echo -n /tmp/ns1.img >$_s/namespaces/1/device_path && echo 1 >$_s/namespaces/1/buffered_io && echo 1 >$_s/namespaces/1/enable"
 	check port sh -c "mkdir $_p && echo rdma >$_p/addr_trtype && echo ipv4 >$_p/addr_adrfam && echo $VM_IP >$_p/addr_traddr && echo 4420 >$_p/addr_trsvcid"
 	check port_enabled ln -s "$_s" "$_p/subsystems/$NQN"
 	check target_listening dmesg_has "nvmet_rdma: enabling port 1 ($VM_IP:4420)"
