@@ -33,7 +33,7 @@ nvme_target() {
 	check host_connected_once dmesg_has "nvmet: creating nvm controller"
 	check port_disabled rm "$_p/subsystems/$NQN"
 	check teardown sh -c "rmdir $_p && echo 0 >$_s/namespaces/1/enable && rmdir $_s/namespaces/1 && rmdir $_s"
-	check nvmet_rdma_unloads modprobe -r nvmet_rdma
+	check nvmet_rdma_unloads rmmod nvmet_rdma
 }
 
 _nvme_dev() {
@@ -62,10 +62,10 @@ nvme_host() {
 	check flush sh -c "sync && echo 3 >/proc/sys/vm/drop_caches"
 	check read_4mib dd if=/dev/${_c}n1 of=/tmp/readback bs=64k count=64 iflag=direct
 	check readback_matches cmp /tmp/pattern /tmp/readback
-	check_not not_all_zero cmp -n 4194304 /tmp/readback /dev/zero
+	check readback_65536_numbered_lines count /tmp/readback "^pdcm-nvme [0-9]\{10\} " 65536
 	check nvme_disconnect nvme disconnect -n "$NQN"
 	note nvme_disconnect "$_out"
 	check controller_gone wait_for "! _nvme_dev" 20
 	check tell_target wait_for "echo done | nc $VM_PEER $NVME_SYNC" 30
-	check nvme_rdma_unloads modprobe -r nvme_rdma
+	check nvme_rdma_unloads rmmod nvme_rdma
 }
