@@ -19,7 +19,8 @@
  *
  * Listens: ib_cm keeps one listen per (device, service ID), shared by
  * ib_cm_insert_listen() with a count; ibcm_listens holds every listening
- * ibcm_id for that, under ibcm_lock.  Underneath each is a pdcm wildcard
+ * ibcm_id for that, under ibcm_lock, which is never held across a wait
+ * for pdcm (a handler may destroy ids, as with ib_cm).  Underneath each is a pdcm wildcard
  * listen (no private-data compare) scoped to the id's device, so native
  * pdcm listens with a compare on the same service ID take their REQs
  * first (Documentation/listen-matching.rst).
@@ -63,8 +64,20 @@ static struct ibcm_id *ibcm_alloc(struct ib_device *device,
 	me->id.state = IB_CM_IDLE;
 	me->id.lap_state = IB_CM_LAP_UNINIT;
 	me->id.remote_cm_qpn = 1;
+	kref_init(&me->ref);
 	INIT_LIST_HEAD(&me->listen);
+	init_completion(&me->gone);
 	return me;
+}
+
+static void ibcm_free(struct kref *ref)
+{
+	kfree(container_of(ref, struct ibcm_id, ref));
+}
+
+static void ibcm_put(struct ibcm_id *me)
+{
+	kref_put(&me->ref, ibcm_free);
 }
 
 static int ibcm_handler(struct pdcm_id *pd, const struct pdcm_event *pev);
@@ -92,7 +105,7 @@ struct ib_cm_id *ib_create_cm_id(struct ib_device *device,
 		return ERR_PTR(-ENOMEM);
 	pd = pdcm_create_id(device, ibcm_handler, me);
 	if (IS_ERR(pd)) {
-		kfree(me);
+		ibcm_put(me);
 		return ERR_CAST(pd);
 	}
 	me->pd = pd;
@@ -110,46 +123,64 @@ EXPORT_SYMBOL(ib_create_cm_id);
  * timewait), every event of the id still queued is dropped, and a running
  * handler of the id is waited for.
  *
- * Context: process context; sleeps.  Not from the handler of @cm_id
- * itself (return non-zero from it instead).
+ * Context: process context; sleeps.  From any handler but @cm_id's own
+ * (return non-zero from that instead).
  */
 void ib_destroy_cm_id(struct ib_cm_id *cm_id)
 {
 	struct ibcm_id *me = to_ibcm(cm_id);
 
-	mutex_lock(&ibcm_lock);
-	if (!list_empty(&me->listen)) {
-		if (--me->share) {
-			mutex_unlock(&ibcm_lock);
-			return;
-		}
-		list_del_init(&me->listen);
-		/*
-		 * Under the lock until pdcm has removed the listen, so that
-		 * an ib_cm_insert_listen() for the same service ID waits and
-		 * does not collide with this one.
-		 */
+	if (!me->listening) {
 		pdcm_destroy_id(me->pd);
-		mutex_unlock(&ibcm_lock);
-	} else {
-		mutex_unlock(&ibcm_lock);
-		pdcm_destroy_id(me->pd);
+		ibcm_put(me);
+		return;
 	}
-	kfree(me);
+	mutex_lock(&ibcm_lock);
+	if (--me->share) {
+		mutex_unlock(&ibcm_lock);
+		return;
+	}
+	/*
+	 * Not under ibcm_lock: pdcm waits for the listen's running handlers,
+	 * which may destroy other ids.  Until pdcm has removed the listen,
+	 * a new listen for the pair waits for @gone instead of colliding.
+	 */
+	me->dying = true;
+	mutex_unlock(&ibcm_lock);
+	pdcm_destroy_id(me->pd);
+	mutex_lock(&ibcm_lock);
+	list_del_init(&me->listen);
+	mutex_unlock(&ibcm_lock);
+	complete_all(&me->gone);
+	ibcm_put(me);
 }
 EXPORT_SYMBOL(ib_destroy_cm_id);
 
 /* ---- listens ------------------------------------------------------- */
 
+/*
+ * The live listen for (@device, @service_id), or NULL; one being
+ * destroyed is waited for (ibcm_lock dropped meanwhile).
+ */
 static struct ibcm_id *ibcm_find_listen(struct ib_device *device,
 					__be64 service_id)
 {
 	struct ibcm_id *me;
 
 	lockdep_assert_held(&ibcm_lock);
-	list_for_each_entry(me, &ibcm_listens, listen)
-		if (me->id.device == device && me->id.service_id == service_id)
+again:
+	list_for_each_entry(me, &ibcm_listens, listen) {
+		if (me->id.device != device || me->id.service_id != service_id)
+			continue;
+		if (!me->dying)
 			return me;
+		kref_get(&me->ref);
+		mutex_unlock(&ibcm_lock);
+		wait_for_completion(&me->gone);
+		ibcm_put(me);
+		mutex_lock(&ibcm_lock);
+		goto again;
+	}
 	return NULL;
 }
 
@@ -181,6 +212,7 @@ static int ibcm_listen_locked(struct ibcm_id *me, __be64 service_id)
 		return ret;
 	ibcm_sync(me);
 	me->share = 1;
+	me->listening = true;
 	list_add_tail(&me->listen, &ibcm_listens);
 	return 0;
 }
@@ -248,7 +280,7 @@ struct ib_cm_id *ib_cm_insert_listen(struct ib_device *device,
 	ret = ibcm_listen_locked(to_ibcm(cm_id), service_id);
 	if (ret) {
 		pdcm_destroy_id(to_ibcm(cm_id)->pd);
-		kfree(to_ibcm(cm_id));
+		ibcm_put(to_ibcm(cm_id));
 		cm_id = ERR_PTR(ret == -EBUSY ? -EINVAL : ret);
 	}
 out:
@@ -426,7 +458,7 @@ static int ibcm_handler(struct pdcm_id *pd, const struct pdcm_event *pev)
 	ret = me->id.cm_handler(&me->id, &ev);
 	if (ret) {
 		/* pdcm destroys the pdcm_id; nothing reaches @me again */
-		kfree(me);
+		ibcm_put(me);
 		return ret;
 	}
 	ibcm_sync(me);

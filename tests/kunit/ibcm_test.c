@@ -47,6 +47,8 @@ static struct {
 	void *rewrite_context;
 	/* on REP_RECEIVED: send a delayed MRA */
 	bool mra_on_rep;
+	/* on REQ_RECEIVED: destroy this (other) id */
+	struct ib_cm_id *destroy_on_req;
 	u64 sid;
 } ibt;
 
@@ -116,6 +118,11 @@ static int ibt_record(struct ib_cm_id *cm_id, const struct ib_cm_event *ev,
 		ibt_own(cm_id);
 		if (ibt.rewrite_context)
 			cm_id->context = ibt.rewrite_context;
+		if (ibt.destroy_on_req) {
+			ibt_disown(ibt.destroy_on_req);
+			ib_destroy_cm_id(ibt.destroy_on_req);
+			ibt.destroy_on_req = NULL;
+		}
 	}
 	if (ev->event == IB_CM_REP_RECEIVED && ibt.mra_on_rep)
 		ib_send_cm_mra(cm_id, IB_CM_MRA_FLAG_DELAY | 20, NULL, 0);
@@ -725,6 +732,22 @@ static void ibcm_sidr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->state, IB_CM_IDLE);
 }
 
+/* A handler may destroy another id (rdma_cm does): DREQ, no deadlock. */
+static void ibcm_handler_destroys_other(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct ib_cm_id *a;
+
+	ibt_listen(f, NULL);
+	a = ibt_passive_est(f, f->peer_comm);
+	ibt.destroy_on_req = a;
+	ibt_passive_req(f, f->peer_comm + 1);
+	KUNIT_EXPECT_NULL(test, ibt.destroy_on_req);
+	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 1U);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.dreq.remote_comm_id,
+			f->peer_comm);
+}
+
 /* ib_cm_init_qp_attr(): the connection's QP attributes. */
 static void ibcm_init_qp_attr(struct kunit *test)
 {
@@ -758,6 +781,7 @@ static struct kunit_case pdcm_ibcm_cases[] = {
 	KUNIT_CASE(ibcm_rej_received),
 	KUNIT_CASE(ibcm_destroy_req_rcvd),
 	KUNIT_CASE(ibcm_sidr),
+	KUNIT_CASE(ibcm_handler_destroys_other),
 	KUNIT_CASE(ibcm_init_qp_attr),
 	{}
 };
