@@ -875,4 +875,6 @@ module_exit(ibcm_exit);
 MODULE_AUTHOR("pdcm");
 MODULE_DESCRIPTION("InfiniBand CM interface (ib_cm) on pdcm");
 MODULE_LICENSE("Dual BSD/GPL");
+/* dkms refuses a module whose version "exactly matches" the kernel's */
+MODULE_VERSION("0.1");
 MODULE_IMPORT_NS(PDCM);

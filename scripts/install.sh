@@ -53,8 +53,8 @@ IBCM_STOCK=kernel/drivers/infiniband/core/ib_cm.ko
 
 # dkms KDIR ROOT [STOCK_MODULES]: see the header.  Prints the dkms command
 # lines it runs.  With STOCK_MODULES (a kernel's lib/modules/<kver>) the
-# staged tree first gets that kernel's ib_cm.ko, which DKMS must keep
-# aside while its drop-in is installed.
+# staged tree first gets that kernel's ib_cm.ko, next to which DKMS
+# installs the drop-in.
 dkms_stage() {
 	local kdir=$1 root=$2 stockmods=${3:-} kver ver
 	kver=$(krelease "$kdir")
@@ -82,7 +82,7 @@ dkms_stage() {
 }
 
 # dkms_remove KDIR ROOT: dkms remove of what dkms_stage installed, in the
-# same private mounts; the kernel's ib_cm.ko comes back.
+# same private mounts; the kernel's ib_cm.ko is then the only one.
 dkms_remove() {
 	local kdir=$1 root=$2 kver ver
 	kver=$(krelease "$kdir")
@@ -204,11 +204,11 @@ check() {
 	result dkms.production_modules_only "$log" sh -c \
 		"cd '$root/lib/modules/$kver' && test \"\$(find . -name '*.ko' | sort | tr '\n' ' ')\" = \
 		 './updates/dkms/ib_cm.ko ./updates/dkms/ib_pdcm.ko ./updates/dkms/pdcm_kdapl.ko ./updates/dkms/pdcm_sdp.ko '"
-	# the kernel's ib_cm.ko is kept aside by DKMS (ORIGINAL MODULES in
-	# dkms(8)) while the drop-in is installed
-	result dkms.stock_ib_cm_kept_aside "$log" sh -c \
-		"! test -e '$root/lib/modules/$kver/$IBCM_STOCK' &&
-		 find '$OUT/work/tree/pdcm/original_module' -name ib_cm.ko | grep -q ."
+	# Debian's dkms leaves the kernel's ib_cm.ko where it is (it moves
+	# originals aside only on other distributions): depmod's "updates
+	# first" makes the drop-in win, and removing it gives the kernel's back
+	result dkms.stock_ib_cm_left_in_place "$log" \
+		cmp "$root/lib/modules/$kver/$IBCM_STOCK" "$stock/root/lib/modules/$kver/$IBCM_STOCK"
 	local inst=$OUT/root-installed
 	rm -rf "$inst" && cp -a "$root" "$inst"
 	result dkms.remove "$log" dkms_remove "$kdir" "$root"

@@ -17,6 +17,7 @@
 
 TOOLS="rping ucmatose udaddy rdma_server rstream cmtime"
 SYNC_PORT=7999		# busybox nc: cmtime's client tells the server it is done
+READY_PORT=7996		# busybox nc: a server tells the client it listens
 
 ibcm_stack() {
 	if [ "$1" = pdcm ]; then
@@ -75,12 +76,26 @@ tool_server() {
 		echo 0 >"$_f.rc"
 		return 0
 	fi
-	timeout 120 $(_server_cmd "$1") >"$_f" 2>&1
+	$(_server_cmd "$1") >"$_f" 2>&1 &
+	_p=$!
+	# let the client start only once this server listens: a client of
+	# several connections that meets REJ 8 for some of them and reaches
+	# the server with others fails both sides (ucmatose -c 4)
+	sleep 1
+	echo ready | timeout 120 nc -l -p $READY_PORT >/dev/null 2>&1
+	_i=0
+	while kill -0 $_p 2>/dev/null && [ $_i -lt 1200 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	kill $_p 2>/dev/null
+	wait $_p
 	echo $? >"$_f.rc"
 }
 
 tool_client() {
 	_f=/tmp/$1.client
+	[ "$1" = cmtime ] || wait_for "nc $2 $READY_PORT </dev/null" 120
 	retry 60 $(_client_cmd "$1" "$2") >"$_f"
 	_rc=$?
 	echo $_rc >"$_f.rc"
