@@ -203,7 +203,7 @@ check() {
 		test -f "$root/lib/modules/$kver/updates/dkms/ib_pdcm.ko"
 	result dkms.production_modules_only "$log" sh -c \
 		"cd '$root/lib/modules/$kver' && test \"\$(find . -name '*.ko' | sort | tr '\n' ' ')\" = \
-		 './updates/dkms/ib_cm.ko ./updates/dkms/ib_pdcm.ko ./updates/dkms/pdcm_kdapl.ko ./updates/dkms/pdcm_sdp.ko '"
+		 './$IBCM_STOCK ./updates/dkms/ib_cm.ko ./updates/dkms/ib_pdcm.ko ./updates/dkms/pdcm_kdapl.ko ./updates/dkms/pdcm_sdp.ko '"
 	# Debian's dkms leaves the kernel's ib_cm.ko where it is (it moves
 	# originals aside only on other distributions): depmod's "updates
 	# first" makes the drop-in win, and removing it gives the kernel's back
