@@ -3,14 +3,16 @@
 # Out-of-tree entry point for pdcm.  The kernel build itself is driven by
 # ./Kbuild; this file only picks the kernel tree and names the jobs.
 #
-#   make [KDIR=...|KVER=...]  build cm/ib_pdcm.ko, the test ULP and (where
-#                       the kernel has KUnit) the test module against KDIR
+#   make [KDIR=...|KVER=...]  build cm/ib_pdcm.ko, compat/ib_cm.ko (the
+#                       ib_cm drop-in, CRC-checked by scripts/ibcm-crc.sh),
+#                       the test ULP and (where the kernel has KUnit) the
+#                       test module against KDIR
 #   make check          the whole test suite: KUnit kernel + stock-kernel VMs
 #   make demo           boot a stock Debian guest and show pdcm working on rxe
 #   make install        build the production modules (no test modules) and
 #                       install them into /lib/modules/<rel>/updates, depmod;
 #                       INSTALL_MOD_PATH=DIR stages into DIR instead
-#   make install-modprobe-conf   etc/modprobe.d/pdcm.conf (keeps ib_cm off)
+#   make install-modprobe-conf   etc/modprobe.d/pdcm.conf (module options)
 #   make dkms-src       copy the sources to $(DKMS_SRC)/pdcm-<version>
 #   make dkms           dkms-src, then dkms add/build/install on this machine
 #   make docs           kernel-doc + reStructuredText into build/docs/
@@ -30,15 +32,15 @@ KDIR ?= $(wildcard /lib/modules/$(KVER)/build)
 
 kdir-has = $(shell grep -qs '^$(1)=[ym]' $(KDIR)/.config && echo m)
 
-PDCM_CONFIG := CONFIG_IB_PDCM=m
+PDCM_CONFIG := CONFIG_IB_PDCM=m CONFIG_IB_PDCM_IBCM=m
 PDCM_CONFIG += CONFIG_IB_PDCM_KUNIT_TEST=$(call kdir-has,CONFIG_KUNIT)
 PDCM_CONFIG += CONFIG_IB_PDCM_BENCHMARK=$(BENCH)
 PDCM_CONFIG += CONFIG_IB_PDCM_TEST_ULP=m
 PDCM_CONFIG += CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_SHIM_TEST=m
 
-# What `make install` (and dkms.conf, by the same list) builds: ib_pdcm and
-# the ULP shims; never tests/kunit, tests/ulp, tests/shim, tests/bench.
-PDCM_INSTALL_CONFIG := CONFIG_IB_PDCM=m CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m \
+# What `make install` (and dkms.conf, by the same list) builds: ib_pdcm, the
+# ib_cm drop-in (compat/) and the ULP shims; never tests/kunit, tests/ulp, tests/shim, tests/bench.
+PDCM_INSTALL_CONFIG := CONFIG_IB_PDCM=m CONFIG_IB_PDCM_IBCM=m CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m \
 	CONFIG_IB_PDCM_KUNIT_TEST= CONFIG_IB_PDCM_BENCHMARK= CONFIG_IB_PDCM_TEST_ULP= \
 	CONFIG_IB_PDCM_SHIM_TEST=
 INSTALL_MOD_DIR ?= updates
@@ -63,8 +65,13 @@ kdir:
 		  for d in $(wildcard /lib/modules/*/build); do \
 			echo "pdcm:   KVER=$$(basename $$(dirname $$d))" >&2; done; exit 1; }
 
+# The CRC gate: the ib_cm drop-in must export what the kernel's ib_cm
+# exports, CRC for CRC, or the kernel's rdma_cm refuses it.
+IBCM_GATE = scripts/ibcm-crc.sh $(CURDIR)/Module.symvers $(KDIR)
+
 modules: kdir
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PDCM_CONFIG) modules
+	$(IBCM_GATE)
 
 # modules_install copies what modules.order lists, so the tree is rebuilt
 # with the production set first.  Its own depmod is skipped without
@@ -74,6 +81,7 @@ modules: kdir
 # a distribution's headers have none: dkms signs with its own MOK key).
 install: kdir
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PDCM_INSTALL_CONFIG) modules
+	$(IBCM_GATE)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PDCM_INSTALL_CONFIG) \
 		$(if $(wildcard $(KDIR)/certs/signing_key.x509),,CONFIG_MODULE_SIG_ALL=) \
 		INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
@@ -83,6 +91,7 @@ install: kdir
 # (.ko.xz on Debian's 6.12).
 uninstall: kdir
 	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/cm/ib_pdcm.ko* \
+	      $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/compat/ib_cm.ko* \
 	      $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/ulp/sdp/*.ko* \
 	      $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/ulp/kdapl/*.ko*
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KRELEASE)

@@ -344,6 +344,8 @@ void pdcm_path_to_wire(struct sa_path_rec *path, struct pdcm_path *w,
 		       u8 local_ack_timeout);
 void pdcm_wire_to_path(const struct pdcm_path *w, const struct pdcm_req *req,
 		       bool roce, struct sa_path_rec *path);
+void pdcm_conn_origin(const struct pdcm_conn *conn, u16 req_pkey,
+		      const struct ib_gid_attr **sgid_attr, u16 *bth_pkey);
 void pdcm_parse_addr(const void *pdata, size_t len, __be64 service_id,
 		     struct pdcm_addr_info *addr);
 

@@ -178,6 +178,7 @@ static void pdcm_req_event(struct pdcm_conn *conn, const struct pdcm_req *req,
 	p->srq = req->srq;
 	pdcm_parse_addr(req->private_data, PDCM_REQ_PDATA_SIZE,
 			conn->id.service_id, &p->addr);
+	pdcm_conn_origin(conn, req->pkey, &p->sgid_attr, &p->bth_pkey);
 }
 
 /* A second copy of a REQ we already own: answer as its state says. */

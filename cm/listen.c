@@ -61,7 +61,8 @@ struct pdcm_mtab {
 
 	/* Writer side, under pdcm_ltab.lock. */
 	struct pdcm_key mask;
-	unsigned int weight;		/* popcount of mask */
+	unsigned int weight;		/* probe order: pdcm_mask_weight() */
+	unsigned int bits;		/* popcount of mask */
 	struct list_head listens;	/* pdcm_listen.entry */
 	struct list_head dead_node;	/* pdcm_ltab.dead */
 	unsigned long gp;		/* RCU state when unlinked */
@@ -220,15 +221,60 @@ static bool pdcm_mask_equal(const struct pdcm_key *a, const struct pdcm_key *b)
 	return !memcmp(a, b, sizeof(*a));
 }
 
-/* Does mask @a cover every bit mask @b covers? */
-static bool pdcm_mask_covers(const struct pdcm_key *a, const struct pdcm_key *b)
+/*
+ * Specificity is ranked on what a request carries first (service ID and
+ * private data), and on where it arrived (device, port) only between
+ * listens that look at the same request bits: a per-address listen on
+ * every device is more specific than a wildcard on one device, so native
+ * per-address listens sit next to rdma_cm's per-device wildcards
+ * (Documentation/listen-matching.rst).
+ */
+static bool pdcm_word_is_scope(unsigned int i)
+{
+	return i == PDCM_KW_DEVICE || i == PDCM_KW_PORT;
+}
+
+/* Does @a cover every bit of @b in the scope words (or the others)? */
+static bool pdcm_part_covers(const struct pdcm_key *a, const struct pdcm_key *b,
+			     bool scope)
 {
 	unsigned int i;
 
 	for (i = 0; i < PDCM_KEY_WORDS; i++)
-		if (b->w[i] & ~a->w[i])
+		if (pdcm_word_is_scope(i) == scope && (b->w[i] & ~a->w[i]))
 			return false;
 	return true;
+}
+
+/*
+ * Is a listen with mask @a more specific than an overlapping one with
+ * mask @b (@a != @b)?  Its request bits are a strict superset of @b's, or
+ * the same bits and a strict superset of @b's scope.
+ */
+static bool pdcm_mask_above(const struct pdcm_key *a, const struct pdcm_key *b)
+{
+	if (!pdcm_part_covers(a, b, false))
+		return false;
+	if (!pdcm_part_covers(b, a, false))
+		return true;
+	return pdcm_part_covers(a, b, true);
+}
+
+/*
+ * The probe order that puts every mask before the masks it is above:
+ * request bits first, scope bits (at most 128) second.
+ */
+static unsigned int pdcm_mask_weight(const struct pdcm_key *mask)
+{
+	unsigned int i, req = 0, scope = 0;
+
+	for (i = 0; i < PDCM_KEY_WORDS; i++) {
+		if (pdcm_word_is_scope(i))
+			scope += hweight64(mask->w[i]);
+		else
+			req += hweight64(mask->w[i]);
+	}
+	return req << 8 | scope;
 }
 
 /* Do two pre-masked values agree on every bit both masks cover? */
@@ -549,12 +595,13 @@ static struct pdcm_mtab *pdcm_mtab_get(struct pdcm_ltab *t,
 
 	INIT_LIST_HEAD(&mt->listens);
 	mt->mask = *mask;
-	mt->weight = 0;
+	mt->weight = pdcm_mask_weight(mask);
+	mt->bits = 0;
 	mt->nwords = 0;
 	for (i = 0; i < PDCM_KEY_WORDS; i++) {
 		if (!mask->w[i])
 			continue;
-		mt->weight += hweight64(mask->w[i]);
+		mt->bits += hweight64(mask->w[i]);
 		mt->cmask[mt->nwords] = mask->w[i];
 		mt->idx[mt->nwords++] = i;
 	}
@@ -585,8 +632,8 @@ static struct pdcm_listen *pdcm_mtab_find(struct pdcm_mtab *mt,
 
 /*
  * Would (mask, val) make dispatch ambiguous?  Sets *same to the subtable
- * with this exact mask, if there is one.  Comparable masks cannot
- * conflict; an equal mask is one probe; an incomparable one is a scan.
+ * with this exact mask, if there is one.  Ranked masks (pdcm_mask_above())
+ * cannot conflict; an equal mask is one probe; an incomparable one is a scan.
  */
 static int pdcm_ltab_check(struct pdcm_ltab *t, const struct pdcm_key *mask,
 			   const struct pdcm_key *val, struct pdcm_mtab **same)
@@ -601,8 +648,8 @@ static int pdcm_ltab_check(struct pdcm_ltab *t, const struct pdcm_key *mask,
 			*same = mt;
 			if (pdcm_mtab_find(mt, val))
 				return -EADDRINUSE;
-		} else if (!pdcm_mask_covers(&mt->mask, mask) &&
-			   !pdcm_mask_covers(mask, &mt->mask)) {
+		} else if (!pdcm_mask_above(&mt->mask, mask) &&
+			   !pdcm_mask_above(mask, &mt->mask)) {
 			list_for_each_entry(l, &mt->listens, entry)
 				if (pdcm_overlap(&mt->mask, &l->val, mask, val))
 					return -EADDRINUSE;
@@ -979,7 +1026,7 @@ void pdcm_ltab_show(struct seq_file *m, struct pdcm_ltab *t)
 		list_for_each_entry(l, &mt->listens, entry)
 			n++;
 		seq_printf(m, "mask: %u bits in %u words, %u listens\n",
-			   mt->weight, mt->nwords, n);
+			   mt->bits, mt->nwords, n);
 		list_for_each_entry(l, &mt->listens, entry) {
 			seq_printf(m, "  sid %016llx/%016llx",
 				   be64_to_cpu((__force __be64)

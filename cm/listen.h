@@ -15,15 +15,21 @@
  * ignores.  A request with key R matches a listen when (R & M) == V.
  *
  * Two listens overlap when they agree on every bit both masks cover, that
- * is when some request could match both.  A is more specific than B when
- * M_A is a strict superset of M_B and they overlap.  The table accepts a
- * listen unless that would make dispatch ambiguous:
+ * is when some request could match both.  M splits into the request bits
+ * (service ID, private data) and the scope bits (device, port).  A is more
+ * specific than B when they overlap and A's request bits are a strict
+ * superset of B's, or the request bits are equal and A's scope bits are a
+ * strict superset of B's: what a request says outranks where it arrived,
+ * so a per-address listen on every device beats rdma_cm's wildcard on one
+ * device (through the ib_cm drop-in).  The table accepts a listen unless
+ * that would make dispatch ambiguous:
  *
  *  - same M and V as an existing listen: -EADDRINUSE;
  *  - overlaps a listen and neither is more specific: -EADDRINUSE.
  *
  * With that invariant the listens matching any request form a chain under
- * strict mask inclusion, and the most specific one, the top of the chain,
+ * that order (it is a lexicographic product of two inclusion orders), and
+ * the most specific one, the top of the chain,
  * gets the request: a deterministic answer, as TCP prefers a socket bound
  * to the destination address over one bound to INADDR_ANY.  A wildcard
  * listen and any number of per-address listens share a service ID, which
@@ -35,10 +41,11 @@
  *
  * Listens are grouped by mask.  Each distinct mask has a subtable, a hash
  * table of the listens with that mask keyed on their value; subtables sit
- * on one list ordered by mask popcount, largest first.  A lookup masks the
- * request key with each subtable's mask in turn and probes; the first hit
- * wins.  That is the right answer: the matches form a chain, a strict
- * superset has a larger popcount, and one subtable holds at most one match
+ * on one list ordered by the popcount of the mask's request bits, then of
+ * its scope bits, largest first.  A lookup masks the request key with each
+ * subtable's mask in turn and probes; the first hit wins.  That is the
+ * right answer: the matches form a chain, a more specific mask comes
+ * earlier in that order, and one subtable holds at most one match
  * (two different values under one mask cannot both equal R & M).
  *
  * Cost model.  A lookup costs one hash probe per distinct mask, whatever
@@ -52,9 +59,9 @@
  * a hit bumps.  Nothing is allocated on the lookup path.
  *
  * Inserting is the slow path and is allowed to be.  Against a subtable
- * whose mask is a strict subset or superset of the new one nothing can
- * conflict (overlap with a comparable mask is by definition "more
- * specific"), so it costs nothing.  An equal mask costs one probe for the
+ * whose mask ranks above or below the new one nothing can conflict
+ * (overlap with a ranked mask is by definition "more specific"), so it
+ * costs nothing.  An equal mask costs one probe for the
  * identical value.  An incomparable mask needs a scan of that subtable,
  * O(listens in it), because overlap there is agreement on the intersection
  * of two masks, which no single hash can index.  Common layouts (per IP,

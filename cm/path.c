@@ -81,6 +81,27 @@ void pdcm_wire_to_path(const struct pdcm_path *w, const struct pdcm_req *req,
 }
 
 /**
+ * pdcm_conn_origin() - the GID entry and BTH P_Key a request arrived with
+ * @conn: a passive conn whose address came from the request (peer_av)
+ * @req_pkey: the P_Key carried in the request, used when the receive
+ *	P_Key index has no cached entry
+ * @sgid_attr: set to our GID entry the request was sent to (RoCE; owned
+ *	by @conn's address), or NULL
+ * @bth_pkey: set to the P_Key of the request's BTH
+ *
+ * Context: any.
+ */
+void pdcm_conn_origin(const struct pdcm_conn *conn, u16 req_pkey,
+		      const struct ib_gid_attr **sgid_attr, u16 *bth_pkey)
+{
+	*sgid_attr = conn->ah_valid && (conn->ah_attr.ah_flags & IB_AH_GRH) ?
+		     conn->ah_attr.grh.sgid_attr : NULL;
+	if (ib_get_cached_pkey(conn->port->dev->ibdev, conn->port->port_num,
+			       conn->pkey_index, bth_pkey))
+		*bth_pkey = req_pkey;
+}
+
+/**
  * pdcm_parse_addr() - the addresses in a request's private data, if any
  * @pdata: the private data
  * @len: its length

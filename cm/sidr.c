@@ -153,6 +153,7 @@ void pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
 	p->pkey = req->pkey;
 	pdcm_parse_addr(req->private_data, PDCM_SIDR_REQ_PDATA_SIZE,
 			conn->id.service_id, &p->addr);
+	pdcm_conn_origin(conn, req->pkey, &p->sgid_attr, &p->bth_pkey);
 	ev.private_data = req->private_data;
 	ev.private_data_len = PDCM_SIDR_REQ_PDATA_SIZE;
 	pdcm_deliver(conn, &ev);

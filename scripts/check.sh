@@ -82,6 +82,20 @@ build_pdcm() {
 	fi
 }
 
+# --- ib_cm drop-in (compat/, Documentation/ibcm.rst) ---------------------
+# ibcm_gate NAME KDIR: the CRC gate on build/NAME: the built ib_cm.ko must
+# export what KDIR's ib_cm exports, CRC for CRC (scripts/ibcm-crc.sh).
+ibcm_gate() {
+	local log=$LOGS/ibcm-crc-$1.log
+	if scripts/ibcm-crc.sh "$PDCM_TOP/build/$1/Module.symvers" "$2" >"$log" 2>&1; then
+		record PASS "build.$1.ibcm_crc"
+	else
+		record FAIL "build.$1.ibcm_crc" "$log"
+	fi
+	tail -n 1 "$log"
+}
+# --- end ib_cm drop-in ----------------------------------------------------
+
 # guest_boot NAME KERNEL INITRD TIMEOUT "WORDS" [qemu args]: boot one guest
 # and read its console into $LOGS/NAME.result (ktap.py output).
 guest_boot() {
@@ -269,7 +283,8 @@ check_kunit() {
 	kdir=$(scripts/kunit-kernel.sh "$line") || { record FAIL "kernel.${p}kunit"; return; }
 	build_pdcm "${p}kunit" "$kdir" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
 		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_KUNIT_TEST=m \
-		CONFIG_IB_PDCM_SHIM_TEST=m || return
+		CONFIG_IB_PDCM_SHIM_TEST=m CONFIG_IB_PDCM_IBCM=m || return
+	ibcm_gate "${p}kunit" "$kdir"
 	scripts/initramfs.sh kunit "$kdir" "$BUILT" "$initrd" ||
 		{ record FAIL "initramfs.${p}kunit"; return; }
 	local bz=$kdir/arch/x86/boot/bzImage dbg="panic_on_warn=1 kasan_multi_shot"
@@ -307,7 +322,9 @@ check_vm() {
 	# warning, which fails it
 	build_pdcm "${p}stock" "/usr/src/linux-headers-$kver" C=1 CF=-D__CHECK_ENDIAN__ \
 		CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
-		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_SHIM_TEST=m || return
+		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_SHIM_TEST=m \
+		CONFIG_IB_PDCM_IBCM=m || return
+	ibcm_gate "${p}stock" "/usr/src/linux-headers-$kver"
 	grep -q ' CHECK ' "$LOGS/build-${p}stock.log" && record PASS "style.${p}sparse" ||
 		record FAIL "style.${p}sparse" "$LOGS/build-${p}stock.log"
 	scripts/initramfs.sh stock "$stock" "$BUILT" "$initrd" ||
@@ -349,6 +366,7 @@ vm_scenarios_6_1() {
 		specs+=("stock_$s|pdcmvm.scenario=$s")
 	done
 	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 180 "${specs[@]}"
+	ibcm_vm "$stock/vmlinux" "$initrd"
 }
 
 # The 6.12 stock kernel's guests (check_vm's locals in scope), named k612_*.
@@ -378,6 +396,24 @@ vm_scenarios_6_12() {
 	done
 	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 180 "${specs[@]}"
 }
+
+# --- ib_cm drop-in guests (Documentation/ibcm.rst) -------------------------
+# Debian's own rdma_cm, rdma_ucm and rdma-core tools on compat/ib_cm.ko:
+# one guest on rxe loopback; a pair against the stock CM (A stock, B the
+# drop-in) and a pair of drop-in guests, each running every tool both ways.
+ibcm_vm() {
+	local k=$1 i=$2
+	VM_MEM=512 guests "$k" "$i" 240 "stock_ibcm_loop|pdcmvm.scenario=ibcm_loop"
+	VM_MEM=512 pairs "$k" "$i" "ibcm_peer|ibcm_pdcm|300" \
+		"ibcm_coexist_peer|ibcm_coexist_pdcm|200"
+	PAIR_PREFIX=pp_ VM_MEM=512 pairs "$k" "$i" "ibcm_pdcm_a|ibcm_pdcm|300"
+	# NVMe over Fabrics (RDMA) through Debian's nvmet-rdma / nvme-rdma on
+	# rdma_cm: the drop-in on the target side, then on the host side
+	VM_MEM=768 pairs "$k" "$i" \
+		"ibcm_nvme_host_peer|ibcm_nvme_tgt_pdcm|300" \
+		"ibcm_nvme_tgt_peer|ibcm_nvme_host_pdcm|300"
+}
+# --- end ib_cm drop-in guests ----------------------------------------------
 
 # Packaging (scripts/install.sh): `make install` into a staging root, DKMS
 # in a throwaway root, then a guest whose only ib_pdcm is the DKMS one.

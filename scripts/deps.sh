@@ -28,6 +28,7 @@ pkgs=(
 	ibverbs-providers	# guest: librxe
 	ibverbs-utils		# guest: ibv_devinfo, ibv_rc_pingpong
 	rdmacm-utils		# guest: rping, ucmatose, udaddy, rdma_client/server
+	nvme-cli		# guest: nvme connect/disconnect (NVMe over RDMA scenarios)
 	rsync			# per-kernel build copies of the tree
 	dkms			# check.sh dkms: DKMS build/install into a throwaway root
 	openssl			# dkms: signs the module with a throwaway key, as on a host

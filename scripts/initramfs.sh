@@ -31,7 +31,7 @@ done
 tools=(/usr/bin/rdma /usr/bin/ibv_devices /usr/bin/ibv_devinfo
        /usr/bin/ibv_rc_pingpong /usr/bin/ibv_ud_pingpong /usr/bin/rping
        /usr/bin/ucmatose /usr/bin/udaddy /usr/bin/rdma_server
-       /usr/bin/rdma_client /usr/bin/cmtime)
+       /usr/bin/rdma_client /usr/bin/cmtime /usr/bin/rstream /usr/sbin/nvme)
 prov=/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
 mkdir -p "$R/usr/lib/x86_64-linux-gnu/libibverbs" "$R/etc/libibverbs.d"
 cp "$prov" "$R$prov"
@@ -65,7 +65,8 @@ stock)
 	cp "$mroot"/modules.{order,builtin,builtin.modinfo} "$dst/"
 	[ -f "$mroot/modules.dep" ] || depmod -b "$kdir/root" "$kver"
 	for m in crc32_generic virtio_pci virtio_net rdma_rxe ib_core ib_uverbs \
-		 ib_umad ib_cm iw_cm rdma_cm rdma_ucm; do
+		 ib_umad ib_cm iw_cm rdma_cm rdma_ucm nvme_rdma nvmet_rdma \
+		 ib_ipoib ib_srp ib_srpt; do
 		modprobe -d "$kdir/root" -S "$kver" --show-depends "$m" |
 			awk '$1 == "insmod" {print $2}'
 	done | sort -u | while read -r ko; do
@@ -86,7 +87,14 @@ stock)
 esac
 
 mkdir -p "$R/usr/lib/modules/$kver/extra"
-find "$pdcm" -name '*.ko' -exec cp {} "$R/usr/lib/modules/$kver/extra/" \;
+find "$pdcm" -name '*.ko' ! -path '*/compat/ib_cm.ko' -exec cp {} "$R/usr/lib/modules/$kver/extra/" \;
+# The ib_cm drop-in stays outside the module tree: depmod would otherwise
+# pick one of the two ib_cm.ko for every guest.  Stock-CM guests modprobe
+# the kernel's; pdcm guests insmod this one (lib.sh ibcm_load).
+if [ -f "$pdcm/compat/ib_cm.ko" ]; then
+	mkdir -p "$R/pdcm/ibcm"
+	cp "$pdcm/compat/ib_cm.ko" "$R/pdcm/ibcm/"
+fi
 depmod -b "$R/usr" "$kver"
 
 cp "$PDCM_TOP/tests/vm/init" "$R/init"

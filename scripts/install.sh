@@ -60,15 +60,26 @@ host_state() {
 		-printf '%p %s %T@\n' 2>/dev/null | sort
 }
 
-# dkms KDIR ROOT: see the header.  Prints the dkms command lines it runs.
+# The kernel's own ib_cm.ko (.ko.xz on 6.12), relative to the module
+# tree; set by check() for its kernel.
+IBCM_STOCK=kernel/drivers/infiniband/core/ib_cm.ko
+
+# dkms KDIR ROOT [STOCK_MODULES]: see the header.  Prints the dkms command
+# lines it runs.  With STOCK_MODULES (a kernel's lib/modules/<kver>) the
+# staged tree first gets that kernel's ib_cm.ko, next to which DKMS
+# installs the drop-in.
 dkms_stage() {
-	local kdir=$1 root=$2 kver ver
+	local kdir=$1 root=$2 stockmods=${3:-} kver ver
 	kver=$(krelease "$kdir")
 	[ -n "$kver" ] || return
 	ver=$(version)
 	local w=$OUT/work
 	rm -rf "$w" "$root"
 	mkdir -p "$w"/{src,tree,var-lib-dkms,etc-dkms} "$root/lib/modules/$kver"
+	if [ -n "$stockmods" ]; then
+		mkdir -p "$root/lib/modules/$kver/${IBCM_STOCK%/*}"
+		cp "$stockmods/$IBCM_STOCK" "$root/lib/modules/$kver/$IBCM_STOCK" || return
+	fi
 	make -s dkms-src DKMS_SRC="$w/src" || return
 	local opts="--dkmstree $w/tree --sourcetree $w/src --installtree $root/lib/modules"
 	local k="-k $kver --kernelsourcedir $kdir"
@@ -88,6 +99,22 @@ dkms_stage() {
 	local rc=$?
 	rm -f "$root/lib/modules/$kver/build"
 	return $rc
+}
+
+# dkms_remove KDIR ROOT: dkms remove of what dkms_stage installed, in the
+# same private mounts; the kernel's ib_cm.ko is then the only one.
+dkms_remove() {
+	local kdir=$1 root=$2 kver ver
+	kver=$(krelease "$kdir")
+	ver=$(version)
+	local w=$OUT/work
+	local opts="--dkmstree $w/tree --sourcetree $w/src --installtree $root/lib/modules"
+	unshare -m --propagation private bash -euxc "
+		mount --bind '$root/lib/modules' /lib/modules
+		[ ! -d /var/lib/dkms ] || mount --bind '$w/var-lib-dkms' /var/lib/dkms
+		[ ! -d /etc/dkms ] || mount --bind '$w/etc-dkms' /etc/dkms
+		dkms remove -m pdcm -v $ver $opts -k $kver --no-depmod
+	"
 }
 
 # BUILD_EXCLUSIVE_*: a kernel without InfiniBand, and kernels that are
@@ -135,7 +162,7 @@ make_install() {
 	# tests/bench) and nothing elsewhere.
 	got=$(cd "$s" && find . -name '*.ko*' | sort | tr '\n' ' ')
 	local u=./lib/modules/$kver/updates
-	if [ "$got" = "$u/cm/ib_pdcm.ko$x $u/ulp/kdapl/pdcm_kdapl.ko$x $u/ulp/sdp/pdcm_sdp.ko$x " ]; then
+	if [ "$got" = "$u/cm/ib_pdcm.ko$x $u/compat/ib_cm.ko$x $u/ulp/kdapl/pdcm_kdapl.ko$x $u/ulp/sdp/pdcm_sdp.ko$x " ]; then
 		pass install.production_modules_only
 	else
 		echo "installed: $got" >>"$log"
@@ -143,13 +170,17 @@ make_install() {
 	fi
 	result install.depmod_indexed "$log" \
 		grep -q "^updates/cm/ib_pdcm.ko$x:" "$s/lib/modules/$kver/modules.dep"
+	# the ib_cm drop-in needs ib_pdcm (Documentation/ibcm.rst)
+	result install.ib_cm_needs_ib_pdcm "$log" \
+		grep -q "^updates/compat/ib_cm.ko$x: updates/cm/ib_pdcm.ko$x" "$s/lib/modules/$kver/modules.dep"
+	result install.ibcm_crc_gate_ran "$log" grep -q "ibcm-crc: 16/16 CRCs match" "$log"
 	result install.modprobe_conf "$log" sh -c \
 		"make -C '$t' INSTALL_MOD_PATH='$s' install-modprobe-conf &&
 		 cmp '$s/etc/modprobe.d/pdcm.conf' '$PDCM_TOP/etc/modprobe.d/pdcm.conf'"
 	result install.uninstall "$log" sh -c \
 		"make -C '$t' KDIR='$kdir' INSTALL_MOD_PATH='$s' uninstall uninstall-modprobe-conf &&
 		 ! find '$s' -name '*.ko*' | grep -q . && ! test -e '$s/etc/modprobe.d/pdcm.conf' &&
-		 ! grep -q ib_pdcm '$s/lib/modules/$kver/modules.dep'"
+		 ! grep -q 'ib_pdcm\|ib_cm' '$s/lib/modules/$kver/modules.dep'"
 }
 
 # initramfs STOCK ROOT OUT: the stock guest image without the usual
@@ -181,12 +212,13 @@ check() {
 	local stock=$1 kver kdir
 	kver=$(cat "$stock/kver")
 	kdir=/usr/src/linux-headers-$kver
+	IBCM_STOCK=kernel/drivers/infiniband/core/ib_cm.ko$(kosuffix "$kdir")
 	rm -f "$PDCM_TOP/build/${TAG}dkms.cpio.gz"
 	make_install "$kdir" "$kver"
 
 	local before log=$LOGS/${TAG}dkms.log root=$OUT/root
 	before=$(host_state "$kver")
-	if dkms_stage "$kdir" "$root" >"$log" 2>&1; then
+	if dkms_stage "$kdir" "$root" "$stock/root/lib/modules/$kver" >"$log" 2>&1; then
 		pass dkms.add_build_install
 	else
 		fail dkms.add_build_install "$log"
@@ -195,8 +227,21 @@ check() {
 	result dkms.module_in_updates_dkms "$log" \
 		test -f "$root/lib/modules/$kver/updates/dkms/ib_pdcm.ko"
 	result dkms.production_modules_only "$log" sh -c \
-		"cd '$root/lib/modules/$kver' && test \"\$(find . -name '*.ko' | sort | tr '\n' ' ')\" = \
-		 './updates/dkms/ib_pdcm.ko ./updates/dkms/pdcm_kdapl.ko ./updates/dkms/pdcm_sdp.ko '"
+		"cd '$root/lib/modules/$kver' && test \"\$(find . -name '*.ko*' | sort | tr '\n' ' ')\" = \
+		 './$IBCM_STOCK ./updates/dkms/ib_cm.ko ./updates/dkms/ib_pdcm.ko ./updates/dkms/pdcm_kdapl.ko ./updates/dkms/pdcm_sdp.ko '"
+	# Debian's dkms leaves the kernel's ib_cm.ko where it is (it moves
+	# originals aside only on other distributions): depmod's "updates
+	# first" makes the drop-in win, and removing it gives the kernel's back
+	result dkms.stock_ib_cm_left_in_place "$log" \
+		cmp "$root/lib/modules/$kver/$IBCM_STOCK" "$stock/root/lib/modules/$kver/$IBCM_STOCK"
+	local inst=$OUT/root-installed
+	rm -rf "$inst" && cp -a "$root" "$inst"
+	result dkms.remove "$log" dkms_remove "$kdir" "$root"
+	result dkms.remove_restores_stock_ib_cm "$log" sh -c \
+		"cmp '$root/lib/modules/$kver/$IBCM_STOCK' \
+		 '$stock/root/lib/modules/$kver/$IBCM_STOCK' &&
+		 ! find '$root/lib/modules/$kver/updates' -name '*.ko*' | grep -q ."
+	root=$inst
 	result dkms.build_exclusive_skips "$LOGS/${TAG}dkms-exclusive.log" dkms_exclusive "$kdir" "$kver"
 	if [ "$(host_state "$kver")" = "$before" ]; then
 		pass dkms.host_module_tree_untouched

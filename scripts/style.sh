@@ -17,7 +17,7 @@ cd "$PDCM_TOP"
 src=$(pristine_source) || die "no kernel source for checkpatch"
 rc=0
 files() {
-	git ls-files -co --exclude-standard -- 'cm/*.[ch]' 'include/*.h' \
+	git ls-files -co --exclude-standard -- 'cm/*.[ch]' 'compat/*.[ch]' 'include/*.h' \
 		'tests/kunit/*.[ch]' 'tests/bench/*.[ch]' 'tests/ulp/*.[ch]' 'tests/shim/*.[ch]' \
 		'ulp/*.[ch]' 2>/dev/null
 }
@@ -53,7 +53,8 @@ sparse)
 	mkdir -p "$(dirname "$log")"
 	if make -C "/usr/src/linux-headers-$kver" M="$dir" C=2 CF=-D__CHECK_ENDIAN__ \
 		CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m CONFIG_IB_PDCM_SDP=m \
-		CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_SHIM_TEST=m modules >"$log" 2>&1 &&
+		CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_SHIM_TEST=m CONFIG_IB_PDCM_IBCM=m \
+		modules >"$log" 2>&1 &&
 	   ! grep -E '(warning|error):' "$log" | grep -v '^make' >/dev/null; then
 		echo "PASS sparse"
 	else
@@ -74,7 +75,7 @@ spdx)
 	[ $rc -eq 0 ] && echo "PASS spdx"
 	;;
 kerneldoc)
-	for f in $(git ls-files -co --exclude-standard -- 'cm/*.[ch]' 'include/*.h' \
+	for f in $(git ls-files -co --exclude-standard -- 'cm/*.[ch]' 'compat/*.[ch]' 'include/*.h' \
 		   'ulp/*.[ch]' 'tests/shim/*.[ch]' 2>/dev/null); do
 		out=$("$src/scripts/kernel-doc" -none -v "$f" 2>&1 | grep -E ': (warning|error):')
 		if [ -z "$out" ]; then

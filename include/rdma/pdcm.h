@@ -300,6 +300,9 @@ struct pdcm_id;
  * @rnr_retry_count: RNR retry count
  * @srq: the active side uses an SRQ
  * @addr: addresses from the RDMA CM header or SDP Hello, if any
+ * @sgid_attr: RoCE: the GID entry of ours the REQ was sent to (valid
+ *	during the call), or NULL
+ * @bth_pkey: the P_Key of the MAD's BTH (the receive P_Key index's entry)
  */
 struct pdcm_req_event_param {
 	struct pdcm_id *listen_id;
@@ -320,6 +323,8 @@ struct pdcm_req_event_param {
 	u8 rnr_retry_count;
 	u8 srq;
 	struct pdcm_addr_info addr;
+	const struct ib_gid_attr *sgid_attr;
+	u16 bth_pkey;
 };
 
 /**
@@ -379,6 +384,9 @@ struct pdcm_mra_event_param {
  * @port: port it arrived on
  * @pkey: the P_Key in the request
  * @addr: addresses from the RDMA CM header, if any
+ * @sgid_attr: RoCE: the GID entry of ours the SIDR_REQ was sent to (valid
+ *	during the call), or NULL
+ * @bth_pkey: the P_Key of the MAD's BTH
  */
 struct pdcm_sidr_req_event_param {
 	struct pdcm_id *listen_id;
@@ -387,6 +395,8 @@ struct pdcm_sidr_req_event_param {
 	u32 port;
 	u16 pkey;
 	struct pdcm_addr_info addr;
+	const struct ib_gid_attr *sgid_attr;
+	u16 bth_pkey;
 };
 
 /**

@@ -397,6 +397,7 @@ int fake_init(struct kunit *test)
 	if (!f->ibdev)
 		goto free;
 	f->ibdev->phys_port_cnt = 1;
+	rwlock_init(&f->ibdev->cache_lock);	/* ib_get_cached_pkey() */
 	f->ibdev->node_guid = cpu_to_be64(f->node_guid);
 	f->ibdev->port_data = kcalloc(2, sizeof(*f->ibdev->port_data),
 				      GFP_KERNEL);

@@ -406,6 +406,64 @@ static void pdcm_listen_test_device_port_scope(struct kunit *test)
 					     IP4(10, 0, 0, 1)), TAG(1));
 }
 
+/*
+ * rdma_cm through the ib_cm drop-in listens per device with no compare; a
+ * native per-address listen on every device sits next to it and wins for
+ * its address on every device (request bits outrank scope), in either
+ * insertion order.  Request bits that are incomparable still conflict.
+ */
+static void pdcm_listen_test_native_next_to_rdma_cm(struct kunit *test)
+{
+	struct pdcm_ltab *t = lt_tab(test);
+	struct pdcm_compare *c1 = lt_cmp_v4(test, IP4(10, 0, 0, 1));
+	struct pdcm_compare *c40 = kunit_kzalloc(test, sizeof(*c40), GFP_KERNEL);
+	struct pdcm_listen_attr wild = lt_attr(SID, NULL);
+	struct pdcm_listen_attr ip1 = lt_attr(SID, c1);
+	struct pdcm_listen_attr b40;
+	static const u8 seven = 7, ff = 0xff;
+
+	KUNIT_ASSERT_NOT_NULL(test, c40);
+	KUNIT_ASSERT_EQ(test, pdcm_compare_add(c40, 40, &seven, &ff, 1), 0);
+	b40 = lt_attr(SID, c40);
+	b40.port = 1;
+	KUNIT_ASSERT_EQ(test, lt_add_err(test, DEV_A, &wild, TAG(1)), 0);
+	KUNIT_ASSERT_EQ(test, lt_add_err(test, NULL, &ip1, TAG(2)), 0);
+	KUNIT_ASSERT_EQ(test, lt_add_err(test, DEV_B, &wild, TAG(3)), 0);
+
+	KUNIT_EXPECT_PTR_EQ(test, lt_find_v4(t, DEV_A, 1, SID,
+					     IP4(10, 0, 0, 1)), TAG(2));
+	KUNIT_EXPECT_PTR_EQ(test, lt_find_v4(t, DEV_B, 1, SID,
+					     IP4(10, 0, 0, 1)), TAG(2));
+	KUNIT_EXPECT_PTR_EQ(test, lt_find_v4(t, DEV_A, 1, SID,
+					     IP4(10, 0, 0, 2)), TAG(1));
+	KUNIT_EXPECT_PTR_EQ(test, lt_find_v4(t, DEV_B, 2, SID,
+					     IP4(10, 0, 0, 2)), TAG(3));
+	/* a device without rdma_cm's listen: only the native address */
+	KUNIT_EXPECT_PTR_EQ(test, lt_find_v4(t, NULL, 1, SID,
+					     IP4(10, 0, 0, 1)), TAG(2));
+	KUNIT_EXPECT_NULL(test, lt_find_v4(t, NULL, 1, SID, IP4(10, 0, 0, 2)));
+	/* byte 40 on port 1 of DEV_A vs 10.0.0.1 anywhere: ambiguous */
+	KUNIT_EXPECT_EQ(test, lt_add_err(test, DEV_A, &b40, TAG(4)),
+			-EADDRINUSE);
+}
+
+/* The same table built the other way round gives the same answers. */
+static void pdcm_listen_test_native_first(struct kunit *test)
+{
+	struct pdcm_ltab *t = lt_tab(test);
+	struct pdcm_compare *c1 = lt_cmp_v4(test, IP4(10, 0, 0, 1));
+	struct pdcm_listen_attr wild = lt_attr(SID, NULL);
+	struct pdcm_listen_attr ip1 = lt_attr(SID, c1);
+
+	KUNIT_ASSERT_EQ(test, lt_add_err(test, NULL, &ip1, TAG(2)), 0);
+	KUNIT_ASSERT_EQ(test, lt_add_err(test, DEV_A, &wild, TAG(1)), 0);
+	KUNIT_EXPECT_PTR_EQ(test, lt_find_v4(t, DEV_A, 1, SID,
+					     IP4(10, 0, 0, 1)), TAG(2));
+	KUNIT_EXPECT_PTR_EQ(test, lt_find_v4(t, DEV_A, 1, SID,
+					     IP4(10, 0, 0, 2)), TAG(1));
+	KUNIT_EXPECT_EQ(test, pdcm_ltab_nr_masks(t), 2U);
+}
+
 static void pdcm_listen_test_service_mask(struct kunit *test)
 {
 	struct pdcm_ltab *t = lt_tab(test);
@@ -1173,9 +1231,26 @@ static bool diff_covers(const struct orl *a, const struct orl *b)
 	return true;
 }
 
+/* The same for the request bits only (service ID, private data). */
+static bool diff_covers_req(const struct orl *a, const struct orl *b)
+{
+	unsigned int i;
+
+	if (b->smask & ~a->smask)
+		return false;
+	for (i = 0; i < PDCM_COMPARE_SIZE; i++)
+		if (b->mask[i] & ~a->mask[i])
+			return false;
+	return true;
+}
+
+/* Request bits first, then scope (Documentation/listen-matching.rst). */
 static bool diff_more_specific(const struct orl *a, const struct orl *b)
 {
-	return diff_covers(a, b) && !diff_covers(b, a);
+	if (diff_covers_req(a, b) && !diff_covers_req(b, a))
+		return true;
+	return diff_covers_req(b, a) && diff_covers_req(a, b) &&
+	       diff_covers(a, b) && !diff_covers(b, a);
 }
 
 static int diff_oracle_insert(struct diff *d, struct orl *o)
@@ -1637,6 +1712,8 @@ static struct kunit_case pdcm_listen_cases[] = {
 	KUNIT_CASE(pdcm_listen_test_wildcard_and_specific),
 	KUNIT_CASE(pdcm_listen_test_chain),
 	KUNIT_CASE(pdcm_listen_test_device_port_scope),
+	KUNIT_CASE(pdcm_listen_test_native_next_to_rdma_cm),
+	KUNIT_CASE(pdcm_listen_test_native_first),
 	KUNIT_CASE(pdcm_listen_test_service_mask),
 	KUNIT_CASE(pdcm_listen_test_sidr_same_table),
 	KUNIT_CASE(pdcm_listen_test_remove_readd),

@@ -76,6 +76,14 @@ net_up() {
 	ip link set eth0 up
 }
 
+# ibcm_load: ib_pdcm and the ib_cm drop-in (compat/ib_cm.ko) in place of
+# the kernel's ib_cm.  The drop-in is outside the module tree
+# (initramfs.sh), so it is loaded by path; a later modprobe of rdma_cm or
+# rdma_ucm finds ib_cm loaded and uses it.
+ibcm_load() {
+	modprobe ib_pdcm && insmod /pdcm/ibcm/ib_cm.ko
+}
+
 rxe_add() {	# rxe_add NAME NETDEV
 	modprobe rdma_rxe && rdma link add "$1" type rxe netdev "$2"
 }

@@ -4,8 +4,13 @@
 # The image has no extra/ib_pdcm.ko: the only copy is the one dkms installed
 # under updates/dkms/ on the host, and this guest indexes it with kmod's
 # depmod, then loads it with kmod's modprobe, as a Debian host would.
-# Then etc/modprobe.d/pdcm.conf: with it ib_cm and what needs it (rdma_ucm)
-# do not load; without it ("going back") they load again.
+# The DKMS tree also has the ib_cm drop-in (updates/dkms/ib_cm.ko) next to
+# the kernel's own kernel/.../ib_cm.ko: kmod's depmod resolves ib_cm, and
+# rdma_cm's dependency on it, to the drop-in, and `modprobe rdma_ucm` loads
+# ib_pdcm, the drop-in and Debian's rdma_cm; rping runs on it; rmmod ib_cm
+# is refused while rdma_cm uses it.  Uninstalling the drop-in (what
+# `make uninstall` and `dkms remove` do to the tree) brings the kernel's
+# ib_cm back.  etc/modprobe.d/pdcm.conf no longer keeps ib_cm off.
 K=/opt/kmod
 KVER=$(uname -r)
 DKMS_KO=/lib/modules/$KVER/updates/dkms/ib_pdcm.ko
@@ -43,19 +48,36 @@ signed_by_dkms() {
 	_s=$($K/modinfo -F signer ib_pdcm)
 	[ "$_s" = "DKMS module signing key" ] || { echo "signer: '$_s'"; return 1; }
 }
+DROPIN=/lib/modules/$KVER/updates/dkms/ib_cm.ko
+STOCK_IBCM=/lib/modules/$KVER/kernel/drivers/infiniband/core/ib_cm.ko
+ib_cm_resolves_to() {	# ib_cm_resolves_to PATH: kmod's modinfo -n ib_cm
+	_p=$($K/modinfo -n ib_cm) || return 1
+	[ "$_p" = "$1" ] || { echo "modinfo -n ib_cm: $_p"; return 1; }
+}
+# The running ib_cm is the file $1 (its build-id note is in it).
+running_ib_cm_is() {
+	_id=$(hex /sys/module/ib_cm/notes/.note.gnu.build-id) && [ -n "$_id" ] ||
+		{ echo "no build-id"; return 1; }
+	hex "$1" | grep -q "$_id" || { echo "build-id $_id not in $1"; return 1; }
+}
+rping_loop() {	# rping_loop: 3 verified pings over rxe loopback
+	rping -s -a "$VM_IP" -v -V -C 3 -p 7471 >/tmp/rping.s 2>&1 &
+	_sp=$!
+	sleep 1
+	_out=$(timeout 30 rping -c -a "$VM_IP" -v -V -C 3 -p 7471 2>&1)
+	_rc=$?
+	wait $_sp
+	echo "$_out"
+	[ $_rc -eq 0 ] && [ "$(echo "$_out" | grep -c '^ping data: rdma-ping-')" -eq 3 ]
+}
 unload_rdma_stack() {	# what modprobe -r rdma_ucm leaves of the rdma_cm stack
 	$K/modprobe -r rdma_ucm || return 1
-	for _m in rdma_cm iw_cm ib_cm; do
+	for _m in rdma_cm iw_cm ib_cm ib_pdcm; do
 		! loaded $_m || $K/rmmod $_m || return 1
 	done
 }
 param_described() {	# param_described NAME: modinfo has a description for it
 	$K/modinfo -F parm ib_pdcm | grep -q "^$1:[^(]"
-}
-modprobe_conf_refuses() {	# modprobe_conf_refuses MODULE
-	_out=$($K/modprobe "$1" 2>&1) && { echo "modprobe $1 succeeded"; return 1; }
-	echo "$_out" | grep -q "ib_cm: not loaded: ib_pdcm is the CM here" ||
-		{ echo "$_out"; return 1; }
 }
 
 net_up
@@ -84,24 +106,37 @@ check modprobe_pdcm_kdapl $K/modprobe pdcm_kdapl
 check rmmod_shims $K/rmmod pdcm_kdapl pdcm_sdp ib_pdcm
 suite_end
 
+suite_begin dkms_ib_cm
+check both_ib_cm_files sh -c "test -f $DROPIN && test -f $STOCK_IBCM"
+check modules_dep_ib_cm_is_dropin grep -q "^updates/dkms/ib_cm.ko: updates/dkms/ib_pdcm.ko" "/lib/modules/$KVER/modules.dep"
+check modules_dep_rdma_cm_uses_dropin grep -q "^kernel/drivers/infiniband/core/rdma_cm.ko: .*updates/dkms/ib_cm.ko" "/lib/modules/$KVER/modules.dep"
+check ib_cm_resolves_to_dropin ib_cm_resolves_to "$DROPIN"
+check dropin_depends_on_ib_pdcm sh -c "$K/modinfo -F depends ib_cm | tr ',' '\n' | grep -qx ib_pdcm"
+check modprobe_rdma_ucm $K/modprobe rdma_ucm
+check ib_pdcm_loaded_by_it loaded ib_pdcm
+check running_ib_cm_is_dropin running_ib_cm_is "$DROPIN"
+check rdma_cm_on_dropin test -e /sys/module/ib_cm/holders/rdma_cm
+check_not no_symbol_version_errors dmesg_has "disagrees about version"
+check rping_on_dropin rping_loop
+check_not rmmod_ib_cm_refused_while_used $K/rmmod ib_cm
+check unload_stack unload_rdma_stack
+# uninstall: the drop-in leaves the tree (as make uninstall / dkms remove)
+check uninstall_dropin rm "$DROPIN"
+check depmod_after_uninstall $K/depmod -a
+check ib_cm_resolves_to_stock ib_cm_resolves_to "$STOCK_IBCM"
+check stock_modprobe_rdma_ucm $K/modprobe rdma_ucm
+check running_ib_cm_is_stock running_ib_cm_is "$STOCK_IBCM"
+check_not stock_without_ib_pdcm loaded ib_pdcm
+check stock_rping rping_loop
+check stock_unload unload_rdma_stack
+suite_end
+
 suite_begin modprobe_conf
+# The snippet keeps nothing off any more: with it installed, rdma_ucm
+# loads (here on the kernel's ib_cm, the drop-in having been removed above).
 check conf_installed sh -c "mkdir -p /etc/modprobe.d && cp /pdcm/etc/modprobe.d/pdcm.conf $CONF"
-check conf_read_by_kmod sh -c "$K/modprobe -c | grep -q '^install ib_cm '"
-check ib_cm_refused modprobe_conf_refuses ib_cm
-check rdma_ucm_refused modprobe_conf_refuses rdma_ucm
-check_not ib_cm_not_loaded loaded ib_cm
-check_not rdma_cm_not_loaded loaded rdma_cm
-check pdcm_loads_with_conf $K/modprobe ib_pdcm
-check pdcm_claims_rxe0 wait_for "claimed rxe0" 5
-# Going back, as README.md says: remove the file, rmmod ib_pdcm, load rdma_ucm.
-check back_remove_conf rm "$CONF"
-check back_rmmod_ib_pdcm $K/rmmod ib_pdcm
-check back_modprobe_rdma_ucm $K/modprobe rdma_ucm
-check back_ib_cm_loaded loaded ib_cm
-check back_rdma_cm_loaded loaded rdma_cm
-# ib_cm's own counters on the port: it got the port this time.
-check back_ib_cm_serves_rxe0 test -d /sys/class/infiniband/rxe0/ports/1/cm_rx_msgs
-check_not back_pdcm_refused_beside_ib_cm $K/modprobe ib_pdcm
-check back_unload_rdma_stack unload_rdma_stack
-check_not back_ib_cm_unloaded loaded ib_cm
+check_not conf_blocks_nothing sh -c "$K/modprobe -c | grep -q '^install ib_cm '"
+check rdma_ucm_loads_with_conf $K/modprobe rdma_ucm
+check ib_cm_loaded loaded ib_cm
+check unload_with_conf unload_rdma_stack
 suite_end

@@ -1,0 +1,186 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Helpers for the ibcm_* scenarios: Debian's own rdma_cm, rdma_ucm and
+# rdma-core tools on top of the ib_cm drop-in (compat/ib_cm.ko on pdcm),
+# or on the stock ib_cm for the other end.  Sourced, not a scenario.
+#
+#   ibcm_stack pdcm|stock   load rdma_ucm on the drop-in or on the stock
+#                           ib_cm (one case each step)
+#   tool_server TOOL        run TOOL's server role for one client (or, for
+#                           cmtime, until tool_done); output in
+#                           /tmp/TOOL.server, exit status in /tmp/TOOL.server.rc
+#   tool_client TOOL PEER   run TOOL's client role against PEER, retrying
+#                           while PEER's CM rejects (nothing listens yet)
+#   tool_checks TOOL ROLE   the cases on what ROLE of TOOL printed
+#   TOOLS                   the tools, in the order both sides run them
+. /pdcm/scenarios/interop_lib.sh
+
+TOOLS="rping ucmatose udaddy rdma_server rstream cmtime"
+SYNC_PORT=7999		# busybox nc: cmtime's client tells the server it is done
+READY_PORT=7996		# busybox nc: a server tells the client it listens
+
+ibcm_stack() {
+	if [ "$1" = pdcm ]; then
+		check ibcm_dropin_loads ibcm_load
+		check ibcm_on_pdcm test -e /sys/module/ib_pdcm/holders/ib_cm
+	else
+		check stock_ib_cm_loads modprobe ib_cm
+		check_not stock_ib_cm_not_on_pdcm test -e /sys/module/ib_pdcm
+	fi
+	check rdma_ucm_loads modprobe rdma_ucm
+	check rdma_cm_on_ib_cm test -e /sys/module/ib_cm/holders/rdma_cm
+	check_not no_symbol_version_errors dmesg_has "disagrees about version"
+	check_not no_unknown_symbols dmesg_has "Unknown symbol"
+}
+
+_server_cmd() {
+	case $1 in
+	rping) echo "rping -s -v -V -C 10 -S 64 -a $VM_IP -p 7471" ;;
+	ucmatose) echo "ucmatose -b $VM_IP -c 4 -C 20 -S 1000" ;;
+	udaddy) echo "udaddy -b $VM_IP -c 2 -C 10 -S 100" ;;
+	rdma_server) echo "rdma_server -s $VM_IP" ;;
+	rstream) echo "rstream -b $VM_IP -S 65536 -C 100 -T v" ;;
+	cmtime) echo "cmtime -b $VM_IP -c 10" ;;
+	esac
+}
+
+_client_cmd() {
+	case $1 in
+	rping) echo "timeout 40 rping -c -v -V -C 10 -S 64 -a $2 -p 7471" ;;
+	ucmatose) echo "timeout 40 ucmatose -s $2 -c 4 -C 20 -S 1000" ;;
+	udaddy) echo "timeout 40 udaddy -s $2 -c 2 -C 10 -S 100" ;;
+	rdma_server) echo "timeout 40 rdma_client -s $2" ;;
+	rstream) echo "timeout 40 rstream -s $2 -S 65536 -C 100 -T v" ;;
+	cmtime) echo "cmtime_ok -s $2 -c 10" ;;
+	esac
+}
+
+# cmtime exits 0 even when its connections are rejected (nothing listens
+# yet): a run is good only without a REJECTED or error event.
+cmtime_ok() {
+	_o=$(timeout 40 cmtime "$@" 2>&1)
+	_r=$?
+	echo "$_o"
+	[ $_r -eq 0 ] && ! echo "$_o" | grep -q "event: RDMA_CM_EVENT_\|error"
+}
+
+tool_server() {
+	_f=/tmp/$1.server
+	if [ "$1" = cmtime ]; then
+		# never exits by itself: until the client says it is done
+		$(_server_cmd cmtime) >"$_f" 2>&1 &
+		_p=$!
+		timeout 120 nc -l -p $SYNC_PORT >/dev/null 2>&1
+		kill $_p 2>/dev/null
+		wait $_p 2>/dev/null
+		echo 0 >"$_f.rc"
+		return 0
+	fi
+	$(_server_cmd "$1") >"$_f" 2>&1 &
+	_p=$!
+	# let the client start only once this server listens: a client of
+	# several connections that meets REJ 8 for some of them and reaches
+	# the server with others fails both sides (ucmatose -c 4)
+	sleep 1
+	echo ready | timeout 120 nc -l -p $READY_PORT >/dev/null 2>&1
+	_i=0
+	while kill -0 $_p 2>/dev/null && [ $_i -lt 1200 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	kill $_p 2>/dev/null
+	wait $_p
+	echo $? >"$_f.rc"
+}
+
+tool_client() {
+	_f=/tmp/$1.client
+	[ "$1" = cmtime ] || wait_for "nc $2 $READY_PORT </dev/null" 120
+	retry 60 $(_client_cmd "$1" "$2") >"$_f"
+	_rc=$?
+	echo $_rc >"$_f.rc"
+	if [ "$1" = cmtime ]; then
+		# tell the server side, until it listens
+		_i=0
+		while ! echo done | nc "$2" $SYNC_PORT >/dev/null 2>&1; do
+			_i=$((_i + 1))
+			[ $_i -ge 30 ] && break
+			sleep 1
+		done
+	fi
+	return $_rc
+}
+
+# count FILE PATTERN N: exactly N lines of FILE match PATTERN
+count() {
+	_c=$(grep -c -- "$2" "$1")
+	[ "$_c" -eq "$3" ] && return 0
+	echo "$_c lines match '$2', expected $3"
+	cat "$1"
+	return 1
+}
+
+_rc_is_0() { [ "$(cat "$1.rc")" = 0 ] || { cat "$1"; return 1; }; }
+
+tool_checks() {
+	tk_tool=$1 tk_role=$2 tk_f=/tmp/$1.$2
+	note "$tk_tool.$tk_role" "$(cat "$tk_f")"
+	[ "$tk_tool.$tk_role" = cmtime.server ] ||
+		check "${tk_tool}_${tk_role}_exit_0" _rc_is_0 "$tk_f"
+	case $tk_tool.$tk_role in
+	rping.client)
+		check rping_client_10_pings_verified count "$tk_f" "^ping data: rdma-ping-" 10
+		check rping_client_last_ping count "$tk_f" "^ping data: rdma-ping-9: JKLMNOPQ" 1 ;;
+	rping.server)
+		check rping_server_10_pings count "$tk_f" "^server ping data: rdma-ping-" 10 ;;
+	ucmatose.*|udaddy.*)
+		check "${tk_tool}_${tk_role}_test_complete" grep -q "test complete" "$tk_f"
+		check "${tk_tool}_${tk_role}_data_complete" grep -q "data transfers complete" "$tk_f" ;;
+	rdma_server.client)
+		check rdma_client_end_0 grep -q "rdma_client: end 0" "$tk_f" ;;
+	rdma_server.server)
+		check rdma_server_end_0 grep -q "rdma_server: end 0" "$tk_f" ;;
+	rstream.*)
+		# 100 transfers of 64 KiB, verified (-T v)
+		check "rstream_${tk_role}_64k_x100" grep -q "^custom  *64k  *100 " "$tk_f" ;;
+	cmtime.client)
+		check cmtime_client_connect_step grep -q "^connect *:" "$tk_f"
+		check_not cmtime_client_no_rejects grep -q "RDMA_CM_EVENT_REJECTED" "$tk_f" ;;
+	esac
+}
+
+# cm_count DIR/COUNTER: the port's counter (pdcm and ib_cm both have them)
+cm_count() {
+	cat "/sys/class/infiniband/rxe0/ports/1/$1" 2>/dev/null || echo 0
+}
+
+cm_counters_note() {
+	for _m in req rep rtu rej mra dreq drep sidr_req sidr_rep; do
+		kmsg "    # cm $_m: tx $(cm_count cm_tx_msgs/$_m) rx $(cm_count cm_rx_msgs/$_m) retries $(cm_count cm_tx_retries/$_m)"
+	done
+}
+
+# ibcm_pair FIRST: two guests, every tool with this guest in role FIRST
+# (server or client), then every tool the other way round.  A server
+# serves one client and exits, and a client retries while nothing
+# listens, so the two sides need no other synchronisation.
+ibcm_pair() {
+	check peer_reachable wait_for "ping -c1 -W1 $VM_PEER" 30
+	for pr_role in $1 $( [ "$1" = server ] && echo client || echo server); do
+		for pr_t in $TOOLS; do
+			if [ "$pr_role" = server ]; then
+				tool_server $pr_t
+			else
+				tool_client $pr_t "$VM_PEER"
+			fi
+			tool_checks $pr_t $pr_role
+		done
+	done
+	cm_counters_note
+	# 17 connections each way (rping 1, ucmatose 4, rdma_server 1,
+	# rstream 1, cmtime 10), two SIDR exchanges each way
+	check cm_rep_17_each_way sh -c "[ $(cm_count cm_tx_msgs/rep) -ge 17 ] && [ $(cm_count cm_rx_msgs/rep) -ge 17 ]"
+	check cm_sidr_both_ways sh -c "[ $(cm_count cm_tx_msgs/sidr_rep) -ge 2 ] && [ $(cm_count cm_rx_msgs/sidr_rep) -ge 2 ]"
+	# let the last MADs (DREPs) leave before poweroff
+	sleep 2
+}

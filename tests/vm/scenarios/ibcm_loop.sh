@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# One guest, the ib_cm drop-in under Debian's own rdma_cm and rdma_ucm:
+# every rdma-core tool of ibcm_lib.sh with server and client on this
+# guest's own address over rxe loopback, so the drop-in is both sides of
+# each connection (REQ/REP/RTU, DREQ/DREP, SIDR for udaddy).  Then
+# ib_ipoib, ib_srp and ib_srpt load on it; the module cannot be removed
+# while rdma_cm uses it, and goes once it is unused.
+. /pdcm/scenarios/ibcm_lib.sh
+
+net_up
+rxe_add rxe0 eth0
+suite_begin ibcm_loop
+ibcm_stack pdcm
+for t in $TOOLS; do
+	tool_server $t &
+	sp=$!
+	sleep 1
+	tool_client $t "$VM_IP"
+	wait $sp
+	tool_checks $t client
+	tool_checks $t server
+done
+cm_counters_note
+check rep_per_connection sh -c "[ $(cm_count cm_tx_msgs/rep) -ge 17 ]"
+# The kernel's direct ib_cm users load on the drop-in (their CM paths need
+# an InfiniBand link layer, which rxe does not have)
+for m in ib_ipoib ib_srp ib_srpt; do
+	check "${m}_loads" modprobe $m
+	check "${m}_uses_dropin" test -e /sys/module/ib_cm/holders/$m
+done
+check_not no_symbol_version_errors_ulps dmesg_has "disagrees about version"
+check_not no_unknown_symbols_ulps dmesg_has "Unknown symbol"
+check rmmod_ulps rmmod ib_srpt ib_srp ib_ipoib
+check_not rmmod_refused_while_rdma_cm_uses_it rmmod ib_cm
+check still_loaded grep -q "^ib_cm " /proc/modules
+check rmmod_stack rmmod rdma_ucm rdma_cm
+check rmmod_ib_cm rmmod ib_cm
+check rmmod_ib_pdcm rmmod ib_pdcm
+suite_end
