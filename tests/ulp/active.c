@@ -287,8 +287,7 @@ static int ulp_req_pdata(struct ulp_aconn *ac, u8 *pdata, size_t len)
 	const struct ulp_connect_args *a = ac->run->a;
 	struct sockaddr_storage src = a->src, dst = a->dst;
 	struct ulp_req_token *t = (void *)(pdata + PDCM_CMA_HDR_SIZE);
-	__be16 sport = cpu_to_be16(0xc000 | ((ac->run->no * 131 + ac->idx) &
-					     0x3fff));
+	__be16 sport = cpu_to_be16(ulp_req_sport(ac->run->no, ac->idx));
 	__be16 dport = cpu_to_be16((u16)be64_to_cpu(a->sid));
 
 	if (src.ss_family == AF_INET) {
@@ -427,10 +426,8 @@ static void ulp_run_record(struct ulp_run *run, struct ulp_record *rec,
 			rec->failed++;
 		if (c->result == ULP_RES_TIMEOUT)
 			rec->timedout++;
-		if (c->result == ULP_RES_REJ) {
-			if (!rec->rej++)
-				rec->rej_reason = c->rej_reason;
-		}
+		if (c->result == ULP_RES_REJ)
+			rec->rej++;
 		rec->disconnected += c->drep;
 		rec->timewait += c->timewait;
 		rec->verified += c->verified;

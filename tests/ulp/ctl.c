@@ -145,6 +145,40 @@ static void ulp_show_tally(struct seq_file *m, const struct ulp_record *rec)
 		seq_printf(m, "%s%s:%u", j ? "," : "", names[j], counts[j]);
 }
 
+/*
+ * "8:3,28:1": how many of a run's connections got a REJ with each reason,
+ * in the order first seen; "-" when none did.  Reasons beyond the eighth
+ * distinct one are summed as "more:N", so no REJ goes uncounted.
+ */
+static void ulp_show_rej_tally(struct seq_file *m, const struct ulp_record *rec)
+{
+	u32 reasons[8], counts[8], n = 0, more = 0, i, j;
+
+	for (i = 0; i < rec->count; i++) {
+		const struct ulp_conn_record *c = &rec->conns[i];
+
+		if (c->result != ULP_RES_REJ)
+			continue;
+		for (j = 0; j < n && reasons[j] != c->rej_reason; j++)
+			;
+		if (j == n) {
+			if (n == ARRAY_SIZE(reasons)) {
+				more++;
+				continue;
+			}
+			reasons[n] = c->rej_reason;
+			counts[n++] = 0;
+		}
+		counts[j]++;
+	}
+	if (!n)
+		seq_puts(m, "-");
+	for (j = 0; j < n; j++)
+		seq_printf(m, "%s%u:%u", j ? "," : "", reasons[j], counts[j]);
+	if (more)
+		seq_printf(m, ",more:%u", more);
+}
+
 /* An "rping" run: its one connection. */
 static void ulp_show_rping(struct seq_file *m, const struct ulp_record *r)
 {
@@ -174,14 +208,16 @@ static void ulp_show_record(struct seq_file *m, const struct ulp_record *r)
 		return;
 	}
 	seq_printf(m,
-		   "run %u sid=0x%016llx src=%s dst=%s count=%u msgs=%u size=%u connected=%u failed=%u timedout=%u rej=%u rej_reason=%u disconnected=%u timewait=%u verified=%llu setup_us_min=%u setup_us_avg=%llu setup_us_max=%u connect_us=%llu elapsed_us=%llu cps=%llu listeners=",
+		   "run %u sid=0x%016llx src=%s dst=%s count=%u msgs=%u size=%u connected=%u failed=%u timedout=%u rej=%u disconnected=%u timewait=%u verified=%llu setup_us_min=%u setup_us_avg=%llu setup_us_max=%u connect_us=%llu elapsed_us=%llu cps=%llu listeners=",
 		   r->no, be64_to_cpu(r->sid), r->src, r->dst, r->count,
 		   r->msgs, r->size, r->connected, r->failed, r->timedout,
-		   r->rej, r->rej_reason, r->disconnected, r->timewait,
+		   r->rej, r->disconnected, r->timewait,
 		   r->verified, r->setup_min,
 		   r->connected ? div_u64(r->setup_sum, r->connected) : 0,
 		   r->setup_max, r->connect_us, r->elapsed_us, r->cps);
 	ulp_show_tally(m, r);
+	seq_puts(m, " rej_reasons=");
+	ulp_show_rej_tally(m, r);
 	seq_putc(m, '\n');
 }
 

@@ -21,7 +21,7 @@ res0=$(rdma_res)
 check listen_a ulp listen A tcp:7000 10.0.0.11
 check listen_b ulp listen B tcp:7000 10.0.0.12
 check listen_wildcard ulp listen W tcp:7000 any
-check_not same_address_twice_refused ulp listen A2 tcp:7000 10.0.0.11
+check_err same_address_twice_refused "Address already in use" ulp listen A2 tcp:7000 10.0.0.11
 ulp connect $N tcp:7000 10.0.0.11 5 2048 & p1=$!
 ulp connect $N tcp:7000 10.0.0.12 5 2048 & p2=$!
 ulp connect $N tcp:7000 10.0.0.13 5 2048 & p3=$!
