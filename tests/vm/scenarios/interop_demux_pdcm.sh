@@ -57,6 +57,13 @@ for l in W L2 L3 L6 S; do
 	check "${l}_16_bytes" ulp_is "listener $l " bytes 16
 	check "${l}_header_parsed" ulp_is "listener $l " addr_errors 0
 done
+# what the peer's rdma_client sent (interop_demux_peer): from 10.0.0.1
+# (fd00::1 over IPv6) to each address, port 7471
+check W_addrs_as_sent ulp_req_addrs W 10.0.0.1 10.0.0.5:7471
+check L2_addrs_as_sent ulp_req_addrs L2 10.0.0.1 10.0.0.2:7471
+check L3_addrs_as_sent ulp_req_addrs L3 10.0.0.1 10.0.0.3:7471
+check L6_addrs_as_sent ulp_req_addrs L6 fd00::1 "[fd00::2]:7471"
+check S_addrs_as_sent ulp_req_addrs S 10.0.0.1 10.0.0.4:7471
 check ambiguous_got_nothing sh -c "! grep -q '^listener X .* reqs=[1-9]' $ULP/results"
 listens=$(cat /sys/kernel/debug/pdcm/listens)
 note listens "$listens"

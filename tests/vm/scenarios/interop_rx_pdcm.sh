@@ -36,6 +36,7 @@ check rdma_client_one_req ulp_is "listener C " reqs 1
 check rdma_client_16_bytes ulp_is "listener C " bytes 16
 check rdma_client_disconnected ulp_is "listener C " disconnected 1
 check rdma_client_header_parsed ulp_is "listener C " addr_errors 0
+check rdma_client_addrs_as_sent ulp_req_addrs C "$VM_PEER" "$VM_IP:7471"
 # ucmatose: we send 10 x 100, it sends them back, we send DREQ
 check ucmatose_timewait wait_for "[ \"\$(ulp_get 'listener U ' timewait)\" = 1 ]" 60
 check ucmatose_established ulp_is "listener U " established 1

@@ -53,6 +53,9 @@ check address_still_wins ulp_is "run 6 " listeners A:2
 check destroy_b ulp destroy_listener B
 check connect_b_after_destroy ulp connect 2 tcp:7000 10.0.0.12 1 timewait=0
 check b_falls_to_family ulp_is "run 7 " listeners F:2
+check a_addrs_as_sent ulp_req_addrs A "$(ulp_get 'run 6 ' src)" 10.0.0.11:7000
+check family_addrs_as_sent ulp_req_addrs F "$(ulp_get 'run 7 ' src)" 10.0.0.12:7000
+check wildcard_addrs_as_sent ulp_req_addrs W "$(ulp_get 'run 4 ' src)" "$VM_IP:7000"
 check pdcm_parsed_addresses sh -c "! grep '^listener ' $ULP/results | grep -v ' addr_errors=0 '"
 check no_failures sh -c "! grep '^run ' $ULP/results | grep -v ' failed=0 '"
 ulp_note "listener "

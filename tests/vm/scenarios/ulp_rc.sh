@@ -28,6 +28,7 @@ check passive_verified ulp_is "listener L " bytes $BYTES
 check passive_no_bad ulp_is "listener L " bad 0
 check passive_no_errors ulp_is "listener L " errors 0
 check passive_addr_parsed ulp_is "listener L " addr_errors 0
+check passive_addrs_as_sent ulp_req_addrs L "$(ulp_get 'run 1 ' src)" "$VM_IP:7471"
 check passive_disconnected ulp_is "listener L " disconnected $N
 check passive_timewait_gone wait_for "ulp_is 'listener L ' live 0" 20
 check passive_timewait_exits ulp_is "listener L " timewait $N
