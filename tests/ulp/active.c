@@ -320,8 +320,9 @@ static void ulp_aconn_start(struct ulp_aconn *ac)
 	struct pdcm_id *id;
 	int ret;
 
-	ret = ulp_res_create(&ac->ep.res, a->dev, a->port, IB_QPT_RC,
-			     ops->nbufs, a->size, &ac->ep, NULL);
+	ret = ulp_res_create(&ac->ep.res, a->dev, a->port,
+			     a->qp_type ?: IB_QPT_RC, ops->nbufs, a->size,
+			     &ac->ep, NULL);
 	if (!ret && ops->setup)
 		ret = ops->setup(ac);
 	if (ret)
@@ -345,13 +346,13 @@ static void ulp_aconn_start(struct ulp_aconn *ac)
 	req.port = a->port;
 	req.service_id = a->sid;
 	req.qp_num = ac->ep.res.qp->qp_num;
-	req.qp_type = IB_QPT_RC;
+	req.qp_type = a->qp_type ?: IB_QPT_RC;
 	req.starting_psn = get_random_u32() & 0xffffff;
 	req.private_data = pdata;
 	req.private_data_len = pdata_len;
-	/* one RDMA READ each way at a time, as rping asks */
-	req.responder_resources = 1;
-	req.initiator_depth = 1;
+	/* one RDMA READ each way at a time, as rping asks; none on UC */
+	req.responder_resources = req.qp_type == IB_QPT_RC;
+	req.initiator_depth = req.qp_type == IB_QPT_RC;
 	req.remote_cm_response_timeout = a->cm_timeout;
 	req.local_cm_response_timeout = a->cm_timeout;
 	req.flow_control = 1;

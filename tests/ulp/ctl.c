@@ -338,7 +338,7 @@ static struct ib_device *ulp_find_dev(const char *name)
 struct ulp_opts {
 	const char *dev, *src, *mode, *from;
 	u32 port, msgs, size, backlog, timeout, cm_timeout, retries, timewait;
-	u32 verify, qkey, count, delay, mra, mra_delay, peer_disc;
+	u32 verify, qkey, count, delay, mra, mra_delay, peer_disc, uc;
 	const char *pos[ULP_MAX_ARGS];	/* positional words */
 	int npos;
 };
@@ -417,6 +417,7 @@ static int ulp_parse_opts(int argc, char **argv, struct ulp_opts *o)
 		{ "mra", offsetof(struct ulp_opts, mra) },
 		{ "mra_delay", offsetof(struct ulp_opts, mra_delay) },
 		{ "peer_disc", offsetof(struct ulp_opts, peer_disc) },
+		{ "uc", offsetof(struct ulp_opts, uc) },
 	};
 	int i;
 	size_t k;
@@ -512,6 +513,7 @@ static int ulp_parse_active(struct ulp_opts *o, int first,
 	a->peer_disc = o->peer_disc != 0;
 	a->verify = o->verify != 0;
 	a->qkey = o->qkey ?: ULP_QKEY;
+	a->qp_type = o->uc ? IB_QPT_UC : IB_QPT_RC;
 	if (a->size < ULP_MIN_MSG || a->size > ULP_MAX_MSG ||
 	    o->timeout > 300 || a->cm_timeout > 31 || a->cm_retries > 15)
 		return -EINVAL;

@@ -313,15 +313,18 @@ static int ulp_p_setup(struct ulp_pconn *pc, const struct pdcm_event *ev)
 {
 	const struct ulp_listen_opts *o = &pc->l->o;
 	u32 port = ev->param.req_rcvd.port;
+	/* the peer's transport: RC, or UC for uc=1 connects */
+	enum ib_qp_type type = ev->param.req_rcvd.qp_type == IB_QPT_UC ?
+			       IB_QPT_UC : IB_QPT_RC;
 
 	if (o->mode == ULP_MODE_SERVE) {
 		pc->nrecv = o->msgs;
 		return ulp_res_create(&pc->ep.res, pc->ep.id->device, port,
-				      IB_QPT_RC, 2 * o->msgs, o->size, &pc->ep,
+				      type, 2 * o->msgs, o->size, &pc->ep,
 				      ulp_ep_qp_event);
 	}
 	pc->nrecv = ULP_PASSIVE_BUFS;
-	return ulp_res_create(&pc->ep.res, pc->ep.id->device, port, IB_QPT_RC,
+	return ulp_res_create(&pc->ep.res, pc->ep.id->device, port, type,
 			      ULP_PASSIVE_BUFS, ulp_req_size(ev), &pc->ep,
 			      ulp_ep_qp_event);
 }
@@ -406,6 +409,8 @@ static int ulp_req_received(struct pdcm_id *id, const struct pdcm_event *ev)
 	if (!l)
 		return -ENOENT;	/* being destroyed: pdcm rejects the REQ */
 	atomic_inc(&l->reqs);
+	if (req->qp_type == IB_QPT_UC)
+		atomic_inc(&l->uc_reqs);
 	if (ulp_req_addr_wrong(id, ev))
 		atomic_inc(&l->addr_errors);
 	ulp_dbg("%s: REQ from %pISpc to %pISpc (addr kind %d)\n", l->name,
@@ -770,7 +775,7 @@ void ulp_show_listeners(struct seq_file *m)
 	lockdep_assert_held(&ulp_lock);
 	list_for_each_entry(l, &ulp_listeners, node) {
 		seq_printf(m,
-			   "listener %s sid=0x%016llx addr=%s dev=%s mode=%s state=%s reqs=%d established=%d bytes=%lld bad=%d disconnected=%d timewait=%d rejected=%d errors=%d addr_errors=%d live=%d req_src=%s req_dst=%s",
+			   "listener %s sid=0x%016llx addr=%s dev=%s mode=%s state=%s reqs=%d established=%d bytes=%lld bad=%d disconnected=%d timewait=%d rejected=%d errors=%d addr_errors=%d live=%d req_src=%s req_dst=%s uc_reqs=%d",
 			   l->name, be64_to_cpu(l->sid), l->addr, l->devname,
 			   ulp_mode_names[l->o.mode],
 			   l->dying ? "destroyed" : "listening",
@@ -782,7 +787,8 @@ void ulp_show_listeners(struct seq_file *m)
 			   atomic_read(&l->errors),
 			   atomic_read(&l->addr_errors), atomic_read(&l->live),
 			   l->req_src[0] ? l->req_src : "-",
-			   l->req_dst[0] ? l->req_dst : "-");
+			   l->req_dst[0] ? l->req_dst : "-",
+			   atomic_read(&l->uc_reqs));
 		if (l->ops->show)
 			l->ops->show(m, l);
 		seq_putc(m, '\n');

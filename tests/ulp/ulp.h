@@ -305,6 +305,7 @@ struct ulp_listener {
 	atomic64_t bytes;
 	/* what pdcm parsed from the last REQ's RDMA CM header, under ulp_lock */
 	char req_src[ULP_ADDR_LEN + 8], req_dst[ULP_ADDR_LEN + 8];
+	atomic_t uc_reqs;		/* REQs for a UC connection */
 	/* mode rping */
 	atomic_t pings, verified;
 	atomic_t rd_atomic, dest_rd_atomic;	/* the last connection's QP */
@@ -391,6 +392,7 @@ struct ulp_connect_args {
 	bool peer_disc;		/* after the data wait for the peer's DREQ */
 	bool verify;		/* compare echoes, not just their length */
 	u32 qkey;		/* sidr: the UD QP's Q_Key */
+	enum ib_qp_type qp_type;	/* connect: IB_QPT_RC or (uc=1) UC */
 	unsigned int no;	/* run number */
 	int gen;		/* ulp_abort_gen when it began */
 };
