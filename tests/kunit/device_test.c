@@ -12,6 +12,7 @@
 #include <rdma/pdcm.h>
 
 #include "../../cm/device.h"
+#include "../../cm/wire.h"
 
 static struct ib_device *get_rxe0(struct kunit *test)
 {
@@ -103,6 +104,7 @@ static void device_rx_malformed(struct kunit *test)
 	struct completion done;
 	struct pdcm_port *port;
 	struct ib_mad_hdr *hdr;
+	union ib_gid dgid;
 	struct ib_ah *ah;
 	int i, ret;
 
@@ -127,7 +129,8 @@ static void device_rx_malformed(struct kunit *test)
 	}
 	ah_attr.type = rdma_ah_find_type(ibdev, 1);
 	rdma_ah_set_port_num(&ah_attr, 1);
-	rdma_ah_set_grh(&ah_attr, &sgid->gid, 0, 0, 64, 0);
+	dgid = sgid->gid;
+	rdma_ah_set_grh(&ah_attr, &dgid, 0, 0, 64, 0);
 	rcu_read_lock();
 	ndev = rdma_read_gid_attr_ndev_rcu(sgid);
 	if (!IS_ERR(ndev))
