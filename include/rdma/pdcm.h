@@ -428,12 +428,15 @@ struct pdcm_event {
 };
 
 /*
- * A handler runs in process context on pdcm's ordered workqueue, one event
- * at a time per id, in order; it may sleep.  It may call any pdcm_send_*()
- * on @id.  It must not call pdcm_destroy_id() on any id: destroy waits for
- * the id's queued events, which run on the same queue after the handler.
- * To destroy @id, return non-zero; to destroy others, defer to a work item
- * of the ULP's own.
+ * A handler runs in process context on pdcm's workqueue and may sleep.
+ * The events of one id arrive one at a time and in order; the events of
+ * different ids may run at the same time, so a handler that sleeps (to
+ * create a QP, say) holds up only its own connection.  A handler may call
+ * any pdcm_send_*() on @id, and may destroy any *other* id with
+ * pdcm_destroy_id() (queued events of that id are then dropped unrun).
+ * It must not destroy @id itself: destroy waits for @id's running handler.
+ * To destroy @id, return non-zero (-ENOMEM: without a REJ, so that the
+ * peer retries).
  */
 typedef int (*pdcm_handler)(struct pdcm_id *id, const struct pdcm_event *event);
 
