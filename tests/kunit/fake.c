@@ -191,13 +191,14 @@ static void fake_hold_fn(struct work_struct *work)
 
 /*
  * Hold pdcm's event processing: what is queued after this waits until
- * fake_release().  pdcm_wq runs its items one at a time in order, so one
- * item that waits holds everything behind it.
+ * fake_release().  pdcm_wq runs its items concurrently, so it is limited
+ * to one active item meanwhile, and that item waits.
  */
 void fake_hold(struct fake *f)
 {
 	init_completion(&f->hold_done);
 	INIT_WORK(&f->hold_work, fake_hold_fn);
+	workqueue_set_max_active(pdcm_wq, 1);
 	queue_work(pdcm_wq, &f->hold_work);
 }
 
@@ -206,6 +207,7 @@ void fake_release(struct fake *f)
 {
 	complete(&f->hold_done);
 	flush_work(&f->hold_work);
+	workqueue_set_max_active(pdcm_wq, WQ_DFL_ACTIVE);
 }
 
 /* The @n-th message sent (0-based), or NULL. */

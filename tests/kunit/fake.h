@@ -16,8 +16,9 @@
  * does).  send_err and peer_av_err make those ops fail; the other ops are
  * counted.  fake_rx() injects a message from the peer and runs every
  * handler (fake_inject() leaves them queued; fake_settle() runs them;
- * between fake_hold() and fake_release() none of pdcm's queued work runs,
- * so that a case can act while a message is still waiting).
+ * between fake_hold() and fake_release() none of pdcm's queued work runs
+ * -- pdcm_wq is held to one active item, which waits -- so that a case can
+ * act while a message is still waiting).
  * fake_exit() checks that every retried send ended, every connection is
  * gone (pdcm_conns_live() is back where it was) and every message was
  * encodable.
