@@ -97,13 +97,15 @@ ibcm_gate() {
 # --- end ib_cm drop-in ----------------------------------------------------
 
 # guest_boot NAME KERNEL INITRD TIMEOUT "WORDS" [qemu args]: boot one guest
-# and read its console into $LOGS/NAME.result (ktap.py output).
+# and read its console into $LOGS/NAME.result (ktap.py output), checked
+# against what tests/vm/expected declares for its pdcmvm.scenario word.
 guest_boot() {
-	local name=$1 log=$LOGS/$1.log t0=$SECONDS
+	local name=$1 log=$LOGS/$1.log t0=$SECONDS scen
 	shift
+	scen=$(sed -n 's/.*pdcmvm\.scenario=\([^ ]*\).*/\1/p' <<<"$4")
 	vm_run "$log" "$@"
 	[ $? -eq 124 ] && echo "pdcm: guest $name timed out" >>"$log"
-	python3 "$PDCM_TOP/tests/vm/ktap.py" "$log" "$name" >"$LOGS/$name.result"
+	python3 "$PDCM_TOP/tests/vm/ktap.py" "$log" "$name" "$scen" >"$LOGS/$name.result"
 	echo "guest $name: $((SECONDS - t0)) s" >>"$LOGS/$name.result"
 }
 

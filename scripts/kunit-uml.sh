@@ -108,7 +108,7 @@ import sys
 path, log, rc, vmdir = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 sys.dont_write_bytecode = True
 sys.path.insert(0, vmdir)
-from ktap import BAD, TS  # the same console rules as the qemu guests
+from ktap import BAD, TS, read_expected  # the same rules as the qemu guests
 
 
 def status_of(group):
@@ -198,6 +198,22 @@ for line in lines:
 bad += [l for l in block if BAD.search(l)]
 cases.append(('uml.console_clean', 'FAIL' if bad else 'PASS'))
 diag['uml.console_clean'] = bad[:30]
+
+# The KUnit suites tests/vm/expected declares for the kunit guest, each
+# with at least its declared number of cases, and no other pdcm suite.
+try:
+    want = {s: n for s, n in read_expected()['kunit'].items() if s.startswith('pdcm_')}
+    ran = {}
+    for s in suites(root):
+        ran[s['name']] = len(s['test_cases']) + len(s['sub_groups'])
+    problems = [f'declared suite {s} did not run' for s in want if s not in ran]
+    problems += [f'suite {s}: {ran[s]} cases, declared at least {n}'
+                 for s, n in want.items() if s in ran and ran[s] < n]
+    problems += [f'suite {s} ran but is not declared' for s in ran if s not in want]
+except (OSError, KeyError, ValueError) as e:
+    problems = [f'declarations unreadable: {e}']
+cases.append(('uml.declared', 'FAIL' if problems else 'PASS'))
+diag['uml.declared'] = problems
 
 counts = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
 for name, st in cases:

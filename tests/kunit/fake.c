@@ -182,6 +182,34 @@ void fake_settle(void)
 	}
 }
 
+static void fake_hold_fn(struct work_struct *work)
+{
+	struct fake *f = container_of(work, struct fake, hold_work);
+
+	wait_for_completion(&f->hold_done);
+}
+
+/*
+ * Hold pdcm's event processing: what is queued after this waits until
+ * fake_release().  pdcm_wq runs its items concurrently, so it is limited
+ * to one active item meanwhile, and that item waits.
+ */
+void fake_hold(struct fake *f)
+{
+	init_completion(&f->hold_done);
+	INIT_WORK(&f->hold_work, fake_hold_fn);
+	workqueue_set_max_active(pdcm_wq, 1);
+	queue_work(pdcm_wq, &f->hold_work);
+}
+
+/* Let what fake_hold() held run (not waiting for it: fake_settle() does). */
+void fake_release(struct fake *f)
+{
+	complete(&f->hold_done);
+	flush_work(&f->hold_work);
+	workqueue_set_max_active(pdcm_wq, WQ_DFL_ACTIVE);
+}
+
 /* The @n-th message sent (0-based), or NULL. */
 struct fake_sent *fake_nth(struct fake *f, unsigned int n)
 {

@@ -15,7 +15,10 @@
  * it (completed with IB_WC_WR_FLUSH_ERR from a work item, as the MAD layer
  * does).  send_err and peer_av_err make those ops fail; the other ops are
  * counted.  fake_rx() injects a message from the peer and runs every
- * handler (fake_inject() leaves them queued; fake_settle() runs them).
+ * handler (fake_inject() leaves them queued; fake_settle() runs them;
+ * between fake_hold() and fake_release() none of pdcm's queued work runs
+ * -- pdcm_wq is held to one active item, which waits -- so that a case can
+ * act while a message is still waiting).
  * fake_exit() checks that every retried send ended, every connection is
  * gone (pdcm_conns_live() is back where it was) and every message was
  * encodable.
@@ -24,6 +27,7 @@
 #define _PDCM_TESTS_FAKE_H
 
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -69,6 +73,8 @@ struct fake {
 	unsigned int last_extend;
 	unsigned int npath_av;
 	unsigned int npeer_av;
+	struct work_struct hold_work;	/* fake_hold() */
+	struct completion hold_done;
 	int send_err;			/* ops->send fails with it */
 	int peer_av_err;		/* ops->peer_av fails with it */
 	int baseline;
@@ -90,6 +96,8 @@ void fake_exit(struct kunit *test);
 extern struct fake *fake_cur;	/* the running case's */
 
 void fake_settle(void);
+void fake_hold(struct fake *f);
+void fake_release(struct fake *f);
 struct fake_sent *fake_nth(struct fake *f, unsigned int n);
 struct fake_sent *fake_last(struct fake *f);
 unsigned int fake_count(struct fake *f, u16 attr);

@@ -13,6 +13,7 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_mad.h>
 #include <rdma/pdcm.h>
@@ -33,6 +34,7 @@ struct fsm_ev {
 	u8 ari[PDCM_REJ_ARI_SIZE];
 	u8 pdata0;
 	u8 pdata_len;
+	ktime_t t;			/* when the handler ran */
 };
 
 /* What the handler saw and is to do, per case (under fake_cur->lock). */
@@ -106,6 +108,7 @@ static int fsm_handler(struct pdcm_id *id, const struct pdcm_event *ev)
 		e = &fsm_rec.ev[fsm_rec.nev++];
 	spin_unlock_irqrestore(&f->lock, flags);
 	if (e) {
+		e->t = ktime_get();
 		e->id = id;
 		e->type = ev->event;
 		e->state = id->state;
@@ -2011,7 +2014,7 @@ static void fsm_destroy_disconnecting(struct kunit *test)
 	nsent = f->nsent;
 	nev = fsm_rec.nev;
 	fsm_destroy(f, c);
-	msleep(400);		/* past its TIMEWAIT (2 * ms(15)) */
+	msleep(400);		/* past its TIMEWAIT (max(ms(15), 100) = 128 ms) */
 	fake_settle();
 	KUNIT_EXPECT_EQ(test, f->nsent, nsent);
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);	/* no TIMEWAIT_EXIT */
@@ -2661,6 +2664,527 @@ static void fsm_init_qp_attr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), -EINVAL);
 }
 
+/* The RC-only bits of each modify: UC QPs take none of them. */
+#define FSM_RTR_RC_ONLY	(IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER)
+#define FSM_RTS_RC_ONLY	(IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | \
+			 IB_QP_MAX_QP_RD_ATOMIC)
+
+/* RTR and RTS masks of @id: with the RC-only bits if @rc, else none. */
+static void fsm_expect_qp_masks(struct kunit *test, struct pdcm_id *id,
+				bool rc)
+{
+	struct ib_qp_attr a = {};
+	int mask = 0;
+
+	a.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_EQ(test, mask & ~FSM_RTR_RC_ONLY,
+			IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+			IB_QP_DEST_QPN | IB_QP_RQ_PSN);
+	KUNIT_EXPECT_EQ(test, mask & FSM_RTR_RC_ONLY, rc ? FSM_RTR_RC_ONLY : 0);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_EQ(test, mask & ~FSM_RTS_RC_ONLY,
+			IB_QP_STATE | IB_QP_SQ_PSN);
+	KUNIT_EXPECT_EQ(test, mask & FSM_RTS_RC_ONLY, rc ? FSM_RTS_RC_ONLY : 0);
+}
+
+/*
+ * UC and XRC: the REQ names the transport (UC 1; XRC as extended 3 with
+ * XRC 1), the passive side's event carries it (UC, XRC_TGT), and the QP
+ * attributes leave out what only a reliable QP takes for UC and keep it
+ * for XRC on both sides.
+ */
+static void fsm_init_qp_attr_uc_xrc(struct kunit *test)
+{
+	static const struct {
+		enum ib_qp_type active, passive;
+		u8 transport, ext;
+		bool rc;
+	} t[] = {
+		{ IB_QPT_UC, IB_QPT_UC, PDCM_TRANSPORT_UC, 0, false },
+		{ IB_QPT_XRC_INI, IB_QPT_XRC_TGT, PDCM_TRANSPORT_EXT,
+		  PDCM_EXT_TRANSPORT_XRC, true },
+		{ IB_QPT_RC, IB_QPT_RC, PDCM_TRANSPORT_RC, 0, true },
+	};
+	struct fake *f = FAKE(test);
+	struct pdcm_req_param p;
+	struct pdcm_id *a, *b;
+	struct fake_sent *s;
+	struct pdcm_msg m;
+	unsigned int i;
+	u32 comm;
+
+	fsm_listen(f);
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		/* active: our REQ, the peer's REP */
+		comm = f->peer_comm + 2 * i;
+		a = fsm_id(f);
+		fsm_req_param(f, &p);
+		p.qp_type = t[i].active;
+		KUNIT_ASSERT_EQ(test, pdcm_send_req(a, &p), 0);
+		s = fake_last(f);
+		KUNIT_EXPECT_EQ(test, s->msg.req.transport_type, t[i].transport);
+		KUNIT_EXPECT_EQ(test, s->msg.req.ext_transport_type, t[i].ext);
+		fsm_mk_rep(f, &m, a, comm, 0xc0ffee + i);
+		fake_rx(f, &m);
+		KUNIT_ASSERT_EQ(test, a->state, PDCM_REP_RCVD);
+		fsm_expect_qp_masks(test, a, t[i].rc);
+
+		/* passive: that REQ from the peer */
+		memcpy(&m, &s->msg, sizeof(m));
+		m.req.local_comm_id = comm + 1;
+		m.req.local_ca_guid = f->peer_guid;
+		m.req.service_id = fsm_rec.sid;
+		m.req.local_qpn = 0x2000 + i;
+		fake_rx(f, &m);
+		KUNIT_ASSERT_EQ(test, fsm_last_ev()->type, PDCM_REQ_RECEIVED);
+		b = fsm_last_ev()->id;
+		KUNIT_EXPECT_EQ(test, fsm_last_ev()->ev.param.req_rcvd.qp_type,
+				t[i].passive);
+		KUNIT_ASSERT_EQ(test, pdcm_send_rep(b, &fsm_rep), 0);
+		fsm_expect_qp_masks(test, b, t[i].rc);
+	}
+}
+
+/* ---- TIMEWAIT's delay ----------------------------------------------- */
+
+/*
+ * Milliseconds from @t0 to @id's TIMEWAIT_EXIT, as its handler saw it
+ * (polled for up to @max_ms); -1 if it never came.  The timer is armed
+ * after @t0, so a correct delay can only make this larger.
+ */
+static s64 fsm_timewait_exit_ms(struct fake *f, struct pdcm_id *id,
+				ktime_t t0, unsigned int max_ms)
+{
+	unsigned int i, waited;
+
+	for (waited = 0; waited <= max_ms; waited += 20) {
+		fake_settle();
+		for (i = 0; i < fsm_rec.nev; i++)
+			if (fsm_rec.ev[i].id == id &&
+			    fsm_rec.ev[i].type == PDCM_TIMEWAIT_EXIT)
+				return ktime_ms_delta(fsm_rec.ev[i].t, t0);
+		msleep(20);
+	}
+	return -1;
+}
+
+/* A jiffies timer may end up to one jiffy short of its milliseconds. */
+#define FSM_TICK_MS	((s64)jiffies_to_msecs(1))
+
+/*
+ * TIMEWAIT lasts one local ACK timeout, packet lifetime + 1 (as ib_cm):
+ * with a packet lifetime of 17 that is ms(18) = 1024 ms, and the exit
+ * comes neither before it nor as late as twice it.
+ */
+static void fsm_timewait_delay(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	unsigned int ms = pdcm_timeout_ms(18);
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+	ktime_t t0;
+	s64 took;
+
+	KUNIT_ASSERT_EQ(test, ms, 1024U);
+	f->path.packet_life_time = 17;
+	id = fsm_active_est(f, f->peer_comm);
+	KUNIT_ASSERT_EQ(test, pdcm_send_dreq(id, NULL, 0), 0);
+	fsm_mk(&m, PDCM_ATTR_DREP, id, f->peer_comm);
+	t0 = ktime_get();
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_TIMEWAIT);
+	took = fsm_timewait_exit_ms(f, id, t0, 10 * ms);
+	kunit_info(test, "TIMEWAIT of ms(18) = %u ms took %lld ms\n", ms, took);
+	KUNIT_EXPECT_GE(test, took, (s64)ms - FSM_TICK_MS);
+	KUNIT_EXPECT_LT(test, took, 2 * (s64)ms);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
+}
+
+/* A short local ACK timeout still waits 100 ms (ms(1) is 1 ms). */
+static void fsm_timewait_floor(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+	ktime_t t0;
+	s64 took;
+
+	KUNIT_ASSERT_LT(test, pdcm_timeout_ms(1), 100U);
+	f->path.packet_life_time = 0;	/* local ACK timeout 1 */
+	id = fsm_active_est(f, f->peer_comm);
+	KUNIT_ASSERT_EQ(test, pdcm_send_dreq(id, NULL, 0), 0);
+	fsm_mk(&m, PDCM_ATTR_DREP, id, f->peer_comm);
+	t0 = ktime_get();
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_TIMEWAIT);
+	took = fsm_timewait_exit_ms(f, id, t0, 5000);
+	kunit_info(test, "TIMEWAIT of max(ms(1), 100 ms) took %lld ms\n", took);
+	KUNIT_EXPECT_GE(test, took, 100 - FSM_TICK_MS);
+	KUNIT_EXPECT_LT(test, took, 1000LL);
+}
+
+/* The passive side takes the local ACK timeout from the peer's REQ. */
+static void fsm_timewait_delay_passive(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	unsigned int ms = pdcm_timeout_ms(18);
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+	ktime_t t0;
+	s64 took;
+
+	fsm_listen(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.primary_path.local_ack_timeout = 18;
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
+	id = fsm_last_ev()->id;
+	KUNIT_ASSERT_EQ(test, pdcm_send_rep(id, &fsm_rep), 0);
+	fsm_mk(&m, PDCM_ATTR_RTU, id, f->peer_comm);
+	fake_rx(f, &m);
+	fsm_mk(&m, PDCM_ATTR_DREQ, id, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_DREQ_RCVD);
+	t0 = ktime_get();
+	KUNIT_ASSERT_EQ(test, pdcm_send_drep(id, NULL, 0), 0);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_TIMEWAIT);
+	took = fsm_timewait_exit_ms(f, id, t0, 10 * ms);
+	kunit_info(test, "passive TIMEWAIT of ms(18) took %lld ms\n", took);
+	KUNIT_EXPECT_GE(test, took, (s64)ms - FSM_TICK_MS);
+	KUNIT_EXPECT_LT(test, took, 2 * (s64)ms);
+}
+
+/* ---- failures and late messages ------------------------------------ */
+
+/*
+ * No address vector for the peer: the REQ and the SIDR_REQ get no
+ * answer (the peer retries), no event, nothing kept; the backlog slot
+ * (of 1) is free again, so the retransmission, once the AV can be made,
+ * is delivered.
+ */
+static void fsm_peer_av_fails(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	int live;
+	struct pdcm_msg m;
+
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
+	live = pdcm_conns_live();
+	f->peer_av_err = -ENOMEM;
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, f->npeer_av, 1U);
+	fsm_mk_sidr_req(f, &m, 0x4321);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, f->npeer_av, 2U);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 0U);
+	KUNIT_EXPECT_EQ(test, f->nsent, 0U);
+	KUNIT_EXPECT_EQ(test, pdcm_conns_live(), live);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.backlog_dropped),
+			0);
+
+	f->peer_av_err = 0;
+	fsm_passive_req(f, f->peer_comm, 0x112233);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(fsm_last_ev()->id->remote_id),
+			f->peer_comm);
+}
+
+/* The peer's REJ for our REP: REJ_RECEIVED, IDLE, the REP off the wire. */
+static void fsm_expect_rej_of_rep(struct kunit *test, struct fake *f,
+				  struct pdcm_id *id, u32 comm)
+{
+	struct fake_handle *h = fake_last_handle(f);
+	unsigned int nsent = f->nsent;
+	struct pdcm_msg m;
+
+	fsm_mk(&m, PDCM_ATTR_REJ, id, comm);
+	m.rej.reason = PDCM_REJ_CONSUMER_DEFINED;
+	m.rej.msg_rejected = PDCM_MSG_RESPONSE_REP;
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_REJ_RECEIVED);
+	KUNIT_EXPECT_PTR_EQ(test, fsm_last_ev()->id, id);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->ev.param.rej_rcvd.reason,
+			PDCM_REJ_CONSUMER_DEFINED);
+	KUNIT_EXPECT_TRUE(test, h->done);
+	KUNIT_EXPECT_EQ(test, f->nsent, nsent);	/* a REJ is not answered */
+}
+
+/*
+ * A REJ after our REP, in REP_SENT and in MRA_REP_RCVD: the connection
+ * ends (REJ_RECEIVED, IDLE, the REP cancelled, nothing answered).  The
+ * REP already gave the backlog slot (of 1) back (fsm_backlog_drop); the
+ * REJ leaves it free: each next REQ is delivered, none dropped.
+ */
+static void fsm_rej_rcvd_after_our_rep(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *a, *b;
+	struct pdcm_msg m;
+
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
+	a = fsm_passive_rep(f, f->peer_comm, 0x112233);
+	fsm_expect_rej_of_rep(test, f, a, f->peer_comm);
+	b = fsm_passive_req(f, f->peer_comm + 1, 0x112234);
+
+	KUNIT_ASSERT_EQ(test, pdcm_send_rep(b, &fsm_rep), 0);
+	fsm_mk(&m, PDCM_ATTR_MRA, b, f->peer_comm + 1);
+	m.mra.msg_mraed = PDCM_MSG_RESPONSE_REP;
+	m.mra.service_timeout = 12;
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, b->state, PDCM_MRA_REP_RCVD);
+	fsm_expect_rej_of_rep(test, f, b, f->peer_comm + 1);
+	fsm_passive_req(f, f->peer_comm + 2, 0x112235);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.backlog_dropped),
+			0);
+}
+
+/*
+ * The retries run out after the peer's MRA: in MRA_REQ_RCVD the REQ's
+ * (REQ_ERROR), in MRA_REP_RCVD the REP's (REP_ERROR, the slot back).
+ * Nothing more goes on the wire.
+ */
+static void fsm_send_error_after_mra(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *a, *b;
+	unsigned int nsent;
+	struct pdcm_msg m;
+
+	a = fsm_active_req(f);
+	fsm_mk(&m, PDCM_ATTR_MRA, a, f->peer_comm);
+	m.mra.msg_mraed = PDCM_MSG_RESPONSE_REQ;
+	m.mra.service_timeout = 20;
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, a->state, PDCM_MRA_REQ_RCVD);
+	nsent = f->nsent;
+	KUNIT_ASSERT_TRUE(test, fake_time_out(f));
+	KUNIT_EXPECT_EQ(test, a->state, PDCM_IDLE);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_REQ_ERROR);
+	KUNIT_EXPECT_PTR_EQ(test, fsm_last_ev()->id, a);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->ev.param.send_status,
+			IB_WC_RESP_TIMEOUT_ERR);
+	KUNIT_EXPECT_EQ(test, f->nsent, nsent);
+
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
+	b = fsm_passive_rep(f, f->peer_comm + 1, 0x112233);
+	fsm_mk(&m, PDCM_ATTR_MRA, b, f->peer_comm + 1);
+	m.mra.msg_mraed = PDCM_MSG_RESPONSE_REP;
+	m.mra.service_timeout = 12;
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, b->state, PDCM_MRA_REP_RCVD);
+	nsent = f->nsent;
+	KUNIT_ASSERT_TRUE(test, fake_time_out(f));
+	KUNIT_EXPECT_EQ(test, b->state, PDCM_IDLE);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_REP_ERROR);
+	KUNIT_EXPECT_PTR_EQ(test, fsm_last_ev()->id, b);
+	KUNIT_EXPECT_EQ(test, f->nsent, nsent);
+	fsm_passive_req(f, f->peer_comm + 2, 0x112234);
+}
+
+/* A REJ where none is allowed (DREQ_RCVD, TIMEWAIT) changes nothing. */
+static void fsm_rej_wrong_state(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id = fsm_active_est(f, f->peer_comm);
+	unsigned int nev, nsent;
+	struct pdcm_msg m, rej;
+
+	fsm_mk(&m, PDCM_ATTR_DREQ, id, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_DREQ_RCVD);
+	fsm_mk(&rej, PDCM_ATTR_REJ, id, f->peer_comm);
+	rej.rej.reason = PDCM_REJ_CONSUMER_DEFINED;
+	nev = fsm_rec.nev;
+	nsent = f->nsent;
+	fake_rx(f, &rej);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_DREQ_RCVD);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_EXPECT_EQ(test, f->nsent, nsent);
+
+	KUNIT_ASSERT_EQ(test, pdcm_send_drep(id, NULL, 0), 0);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_TIMEWAIT);
+	nsent = f->nsent;
+	fake_rx(f, &rej);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_TIMEWAIT);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_EXPECT_EQ(test, f->nsent, nsent);
+	/* TIMEWAIT still ends on its own */
+	fsm_timewait_now(id);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
+}
+
+/* ---- destroy: what each state leaves on the wire -------------------- */
+
+/*
+ * MRA_REP_RCVD: REJ CONSUMER_DEFINED with both comm IDs, naming no
+ * message (the REP was answered with an MRA); the REP cancelled; the
+ * backlog slot back; no event after the destroy.
+ */
+static void fsm_destroy_mra_rep_rcvd(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct fake_handle *h;
+	struct fake_sent *s;
+	struct pdcm_id *id;
+	unsigned int nev;
+	struct pdcm_msg m;
+	u32 local;
+
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
+	id = fsm_passive_rep(f, f->peer_comm, 0x112233);
+	h = fake_last_handle(f);
+	local = be32_to_cpu(id->local_id);
+	fsm_mk(&m, PDCM_ATTR_MRA, id, f->peer_comm);
+	m.mra.msg_mraed = PDCM_MSG_RESPONSE_REP;
+	m.mra.service_timeout = 12;
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_MRA_REP_RCVD);
+	fsm_mk(&m, PDCM_ATTR_RTU, id, f->peer_comm);
+	nev = fsm_rec.nev;
+	fsm_destroy(f, id);
+	fake_settle();
+	KUNIT_EXPECT_TRUE(test, h->done);
+	s = fake_last(f);
+	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
+	KUNIT_EXPECT_FALSE(test, s->reply);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_CONSUMER_DEFINED);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.local_comm_id, local);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, f->peer_comm);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.msg_rejected, PDCM_MSG_RESPONSE_OTHER);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.tx, PDCM_ATTR_REJ), 1);
+	/* the late RTU of the destroyed id: no event */
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	fsm_passive_req(f, f->peer_comm + 1, 0x112234);
+}
+
+/* MRA_REP_SENT: REJ CONSUMER_DEFINED naming the REP, our comm ID. */
+static void fsm_destroy_mra_rep_sent(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id = fsm_active_rep(f, f->peer_comm);
+	u32 local = be32_to_cpu(id->local_id);
+	struct fake_sent *s;
+	unsigned int nsent;
+
+	KUNIT_ASSERT_EQ(test, pdcm_send_mra(id, 10, NULL, 0), 0);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_MRA_REP_SENT);
+	KUNIT_ASSERT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_MRA);
+	nsent = f->nsent;
+	fsm_destroy(f, id);
+	fake_settle();
+	KUNIT_ASSERT_EQ(test, f->nsent, nsent + 1);
+	s = fake_last(f);
+	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_CONSUMER_DEFINED);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.local_comm_id, local);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, f->peer_comm);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.msg_rejected, PDCM_MSG_RESPONSE_REP);
+}
+
+/*
+ * SIDR_REQ_SENT: nothing on the wire (SIDR has no REJ), the SIDR_REQ's
+ * retries cancelled, and a SIDR_REP arriving after is dropped unseen.
+ */
+static void fsm_destroy_sidr_req_sent(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id = fsm_sidr_req(f);
+	struct fake_handle *h = fake_last_handle(f);
+	u32 req_id = be32_to_cpu(id->local_id);
+	u64 tid = to_conn(id)->tid;
+	struct pdcm_msg m;
+
+	fsm_destroy(f, id);
+	fake_settle();
+	KUNIT_EXPECT_TRUE(test, h->done);
+	KUNIT_EXPECT_EQ(test, f->nsent, 1U);
+	memset(&m, 0, sizeof(m));
+	pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_SIDR_REP, tid);
+	m.sidr_rep.request_id = req_id;
+	m.sidr_rep.status = PDCM_SIDR_SUCCESS;
+	m.sidr_rep.qpn = 0x654321;
+	m.sidr_rep.service_id = fsm_rec.sid;
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 0U);
+	KUNIT_EXPECT_EQ(test, f->nsent, 1U);
+}
+
+/* ---- a listen destroyed under its queued REQ ------------------------ */
+
+struct fsm_destroyer {
+	struct pdcm_id *id;
+	struct completion done;
+};
+
+static int fsm_destroyer_fn(void *data)
+{
+	struct fsm_destroyer *d = data;
+
+	pdcm_destroy_id(d->id);
+	complete(&d->done);
+	return 0;
+}
+
+/*
+ * A REQ and a SIDR_REQ matched the listen and wait on pdcm_wq when the
+ * listen is destroyed: the destroy waits for them, and they are answered
+ * as if nothing listened (REJ INVALID_SERVICE_ID, SIDR_REP UNSUPPORTED),
+ * with no event.
+ */
+static void fsm_listen_destroyed_under_queued_req(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *l = fsm_listen(f);
+	struct fsm_destroyer d = { .id = l };
+	struct task_struct *task;
+	struct fake_sent *rej, *rep;
+	struct pdcm_msg m;
+	unsigned int i;
+
+	init_completion(&d.done);
+	fake_hold(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	fake_inject(f, &m);
+	fsm_mk_sidr_req(f, &m, 0x5151);
+	fake_inject(f, &m);
+	fsm_disown(f, l);
+	task = kthread_run(fsm_destroyer_fn, &d, "fsm_destroyer");
+	if (IS_ERR(task)) {
+		fake_release(f);
+		fsm_destroy(f, l);
+		KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(task));
+		return;
+	}
+	for (i = 0; i < 250 && !READ_ONCE(to_conn(l)->destroyed); i++)
+		msleep(20);
+	msleep(50);
+	/* the destroy waits for the queued REQ and SIDR_REQ */
+	KUNIT_EXPECT_FALSE(test, completion_done(&d.done));
+	KUNIT_EXPECT_EQ(test, f->nsent, 0U);
+	fake_release(f);
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&d.done, 20 * HZ),
+			0UL);
+	fake_settle();
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 0U);
+	KUNIT_ASSERT_EQ(test, f->nsent, 2U);
+	rej = fake_nth(f, 0);
+	rep = fake_nth(f, 1);
+	if (rej->msg.hdr.attr_id != PDCM_ATTR_REJ)
+		swap(rej, rep);
+	KUNIT_ASSERT_EQ(test, rej->msg.hdr.attr_id, PDCM_ATTR_REJ);
+	KUNIT_EXPECT_TRUE(test, rej->reply);
+	KUNIT_EXPECT_EQ(test, rej->msg.rej.reason, PDCM_REJ_INVALID_SERVICE_ID);
+	KUNIT_EXPECT_EQ(test, rej->msg.rej.remote_comm_id, f->peer_comm);
+	KUNIT_EXPECT_EQ(test, rej->msg.rej.local_comm_id, 0U);
+	KUNIT_ASSERT_EQ(test, rep->msg.hdr.attr_id, PDCM_ATTR_SIDR_REP);
+	KUNIT_EXPECT_EQ(test, rep->msg.sidr_rep.request_id, 0x5151U);
+	KUNIT_EXPECT_EQ(test, rep->msg.sidr_rep.status, PDCM_SIDR_UNSUPPORTED);
+}
+
 static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_table_exhaustive),
 	KUNIT_CASE(fsm_table_names),
@@ -2741,6 +3265,18 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_local_ids_unguessable),
 	KUNIT_CASE(fsm_send_fails_state_kept),
 	KUNIT_CASE(fsm_init_qp_attr),
+	KUNIT_CASE(fsm_init_qp_attr_uc_xrc),
+	KUNIT_CASE(fsm_timewait_delay),
+	KUNIT_CASE(fsm_timewait_floor),
+	KUNIT_CASE(fsm_timewait_delay_passive),
+	KUNIT_CASE(fsm_peer_av_fails),
+	KUNIT_CASE(fsm_rej_rcvd_after_our_rep),
+	KUNIT_CASE(fsm_send_error_after_mra),
+	KUNIT_CASE(fsm_rej_wrong_state),
+	KUNIT_CASE(fsm_destroy_mra_rep_rcvd),
+	KUNIT_CASE(fsm_destroy_mra_rep_sent),
+	KUNIT_CASE(fsm_destroy_sidr_req_sent),
+	KUNIT_CASE(fsm_listen_destroyed_under_queued_req),
 	{}
 };
 

@@ -287,8 +287,7 @@ static int ulp_req_pdata(struct ulp_aconn *ac, u8 *pdata, size_t len)
 	const struct ulp_connect_args *a = ac->run->a;
 	struct sockaddr_storage src = a->src, dst = a->dst;
 	struct ulp_req_token *t = (void *)(pdata + PDCM_CMA_HDR_SIZE);
-	__be16 sport = cpu_to_be16(0xc000 | ((ac->run->no * 131 + ac->idx) &
-					     0x3fff));
+	__be16 sport = cpu_to_be16(ulp_req_sport(ac->run->no, ac->idx));
 	__be16 dport = cpu_to_be16((u16)be64_to_cpu(a->sid));
 
 	if (src.ss_family == AF_INET) {
@@ -321,8 +320,9 @@ static void ulp_aconn_start(struct ulp_aconn *ac)
 	struct pdcm_id *id;
 	int ret;
 
-	ret = ulp_res_create(&ac->ep.res, a->dev, a->port, IB_QPT_RC,
-			     ops->nbufs, a->size, &ac->ep, NULL);
+	ret = ulp_res_create(&ac->ep.res, a->dev, a->port,
+			     a->qp_type ?: IB_QPT_RC, ops->nbufs, a->size,
+			     &ac->ep, NULL);
 	if (!ret && ops->setup)
 		ret = ops->setup(ac);
 	if (ret)
@@ -346,13 +346,13 @@ static void ulp_aconn_start(struct ulp_aconn *ac)
 	req.port = a->port;
 	req.service_id = a->sid;
 	req.qp_num = ac->ep.res.qp->qp_num;
-	req.qp_type = IB_QPT_RC;
+	req.qp_type = a->qp_type ?: IB_QPT_RC;
 	req.starting_psn = get_random_u32() & 0xffffff;
 	req.private_data = pdata;
 	req.private_data_len = pdata_len;
-	/* one RDMA READ each way at a time, as rping asks */
-	req.responder_resources = 1;
-	req.initiator_depth = 1;
+	/* one RDMA READ each way at a time, as rping asks; none on UC */
+	req.responder_resources = req.qp_type == IB_QPT_RC;
+	req.initiator_depth = req.qp_type == IB_QPT_RC;
 	req.remote_cm_response_timeout = a->cm_timeout;
 	req.local_cm_response_timeout = a->cm_timeout;
 	req.flow_control = 1;
@@ -427,10 +427,8 @@ static void ulp_run_record(struct ulp_run *run, struct ulp_record *rec,
 			rec->failed++;
 		if (c->result == ULP_RES_TIMEOUT)
 			rec->timedout++;
-		if (c->result == ULP_RES_REJ) {
-			if (!rec->rej++)
-				rec->rej_reason = c->rej_reason;
-		}
+		if (c->result == ULP_RES_REJ)
+			rec->rej++;
 		rec->disconnected += c->drep;
 		rec->timewait += c->timewait;
 		rec->verified += c->verified;

@@ -145,6 +145,40 @@ static void ulp_show_tally(struct seq_file *m, const struct ulp_record *rec)
 		seq_printf(m, "%s%s:%u", j ? "," : "", names[j], counts[j]);
 }
 
+/*
+ * "8:3,28:1": how many of a run's connections got a REJ with each reason,
+ * in the order first seen; "-" when none did.  Reasons beyond the eighth
+ * distinct one are summed as "more:N", so no REJ goes uncounted.
+ */
+static void ulp_show_rej_tally(struct seq_file *m, const struct ulp_record *rec)
+{
+	u32 reasons[8], counts[8], n = 0, more = 0, i, j;
+
+	for (i = 0; i < rec->count; i++) {
+		const struct ulp_conn_record *c = &rec->conns[i];
+
+		if (c->result != ULP_RES_REJ)
+			continue;
+		for (j = 0; j < n && reasons[j] != c->rej_reason; j++)
+			;
+		if (j == n) {
+			if (n == ARRAY_SIZE(reasons)) {
+				more++;
+				continue;
+			}
+			reasons[n] = c->rej_reason;
+			counts[n++] = 0;
+		}
+		counts[j]++;
+	}
+	if (!n)
+		seq_puts(m, "-");
+	for (j = 0; j < n; j++)
+		seq_printf(m, "%s%u:%u", j ? "," : "", reasons[j], counts[j]);
+	if (more)
+		seq_printf(m, ",more:%u", more);
+}
+
 /* An "rping" run: its one connection. */
 static void ulp_show_rping(struct seq_file *m, const struct ulp_record *r)
 {
@@ -174,14 +208,16 @@ static void ulp_show_record(struct seq_file *m, const struct ulp_record *r)
 		return;
 	}
 	seq_printf(m,
-		   "run %u sid=0x%016llx src=%s dst=%s count=%u msgs=%u size=%u connected=%u failed=%u timedout=%u rej=%u rej_reason=%u disconnected=%u timewait=%u verified=%llu setup_us_min=%u setup_us_avg=%llu setup_us_max=%u connect_us=%llu elapsed_us=%llu cps=%llu listeners=",
+		   "run %u sid=0x%016llx src=%s dst=%s count=%u msgs=%u size=%u connected=%u failed=%u timedout=%u rej=%u disconnected=%u timewait=%u verified=%llu setup_us_min=%u setup_us_avg=%llu setup_us_max=%u connect_us=%llu elapsed_us=%llu cps=%llu listeners=",
 		   r->no, be64_to_cpu(r->sid), r->src, r->dst, r->count,
 		   r->msgs, r->size, r->connected, r->failed, r->timedout,
-		   r->rej, r->rej_reason, r->disconnected, r->timewait,
+		   r->rej, r->disconnected, r->timewait,
 		   r->verified, r->setup_min,
 		   r->connected ? div_u64(r->setup_sum, r->connected) : 0,
 		   r->setup_max, r->connect_us, r->elapsed_us, r->cps);
 	ulp_show_tally(m, r);
+	seq_puts(m, " rej_reasons=");
+	ulp_show_rej_tally(m, r);
 	seq_putc(m, '\n');
 }
 
@@ -302,7 +338,7 @@ static struct ib_device *ulp_find_dev(const char *name)
 struct ulp_opts {
 	const char *dev, *src, *mode, *from;
 	u32 port, msgs, size, backlog, timeout, cm_timeout, retries, timewait;
-	u32 verify, qkey, count, delay, mra, mra_delay, peer_disc;
+	u32 verify, qkey, count, delay, mra, mra_delay, peer_disc, uc;
 	const char *pos[ULP_MAX_ARGS];	/* positional words */
 	int npos;
 };
@@ -381,6 +417,7 @@ static int ulp_parse_opts(int argc, char **argv, struct ulp_opts *o)
 		{ "mra", offsetof(struct ulp_opts, mra) },
 		{ "mra_delay", offsetof(struct ulp_opts, mra_delay) },
 		{ "peer_disc", offsetof(struct ulp_opts, peer_disc) },
+		{ "uc", offsetof(struct ulp_opts, uc) },
 	};
 	int i;
 	size_t k;
@@ -476,6 +513,7 @@ static int ulp_parse_active(struct ulp_opts *o, int first,
 	a->peer_disc = o->peer_disc != 0;
 	a->verify = o->verify != 0;
 	a->qkey = o->qkey ?: ULP_QKEY;
+	a->qp_type = o->uc ? IB_QPT_UC : IB_QPT_RC;
 	if (a->size < ULP_MIN_MSG || a->size > ULP_MAX_MSG ||
 	    o->timeout > 300 || a->cm_timeout > 31 || a->cm_retries > 15)
 		return -EINVAL;

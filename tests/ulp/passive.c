@@ -23,6 +23,7 @@
 #include <linux/inet.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <rdma/rdma_user_cm.h>
 
 #include "ulp.h"
 
@@ -312,15 +313,18 @@ static int ulp_p_setup(struct ulp_pconn *pc, const struct pdcm_event *ev)
 {
 	const struct ulp_listen_opts *o = &pc->l->o;
 	u32 port = ev->param.req_rcvd.port;
+	/* the peer's transport: RC, or UC for uc=1 connects */
+	enum ib_qp_type type = ev->param.req_rcvd.qp_type == IB_QPT_UC ?
+			       IB_QPT_UC : IB_QPT_RC;
 
 	if (o->mode == ULP_MODE_SERVE) {
 		pc->nrecv = o->msgs;
 		return ulp_res_create(&pc->ep.res, pc->ep.id->device, port,
-				      IB_QPT_RC, 2 * o->msgs, o->size, &pc->ep,
+				      type, 2 * o->msgs, o->size, &pc->ep,
 				      ulp_ep_qp_event);
 	}
 	pc->nrecv = ULP_PASSIVE_BUFS;
-	return ulp_res_create(&pc->ep.res, pc->ep.id->device, port, IB_QPT_RC,
+	return ulp_res_create(&pc->ep.res, pc->ep.id->device, port, type,
 			      ULP_PASSIVE_BUFS, ulp_req_size(ev), &pc->ep,
 			      ulp_ep_qp_event);
 }
@@ -343,33 +347,82 @@ static const struct ulp_pconn_ops ulp_passive_ops = {
 	.dreq_work = ulp_pconn_dreq_work,
 };
 
+static u16 ulp_sa_port(const struct sockaddr_storage *sa)
+{
+	if (sa->ss_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)sa)->sin_port);
+	if (sa->ss_family == AF_INET6)
+		return ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
+	return 0;
+}
+
+/*
+ * A REQ's addresses as pdcm parsed them, against what the sender put in
+ * independently of pdcm's parser: on rdma_cm's port spaces the header
+ * must have been found (kind CMA), the destination port is the service
+ * ID's low 16 bits (IBA annex A11), and a REQ from our own active side
+ * carries its run and connection number after the header, from which
+ * that side chose its source port.
+ */
+static bool ulp_req_addr_wrong(struct pdcm_id *id, const struct pdcm_event *ev)
+{
+	const struct pdcm_req_event_param *req = &ev->param.req_rcvd;
+	u64 sid = be64_to_cpu(id->service_id);
+	const struct ulp_req_token *t;
+	u16 sport;
+
+	if ((sid >> 16) != RDMA_PS_TCP && (sid >> 16) != RDMA_PS_UDP)
+		return false;	/* not RDMA CM TCP/UDP: no header expected */
+	if (req->addr.kind != PDCM_ADDR_CMA ||
+	    ulp_sa_port(&req->addr.dst) != (u16)sid)
+		return true;
+	if (!ev->private_data || ev->private_data_len < ULP_REQ_PDATA_LEN)
+		return false;
+	t = ev->private_data + PDCM_CMA_HDR_SIZE;
+	if (t->magic != cpu_to_be32(ULP_MAGIC))
+		return false;
+	sport = ulp_req_sport(be32_to_cpu(t->run), be32_to_cpu(t->idx));
+	return ulp_sa_port(&req->addr.src) != sport;
+}
+
 static int ulp_req_received(struct pdcm_id *id, const struct pdcm_event *ev)
 {
 	const struct pdcm_req_event_param *req = &ev->param.req_rcvd;
-	struct sockaddr_storage src = {}, dst = {};
 	struct ulp_listener *l;
 	struct ulp_pconn *pc;
 	int ret;
 
 	mutex_lock(&ulp_lock);
 	l = ulp_listener_get_ctx(req->listen_context);
+	if (l) {
+		/*
+		 * The scenarios compare these with the addresses the peer
+		 * connected from and to (its own record, or the stock
+		 * tool's command line).
+		 */
+		snprintf(l->req_src, sizeof(l->req_src), "%pISpc",
+			 &req->addr.src);
+		snprintf(l->req_dst, sizeof(l->req_dst), "%pISpc",
+			 &req->addr.dst);
+	}
 	mutex_unlock(&ulp_lock);
 	if (!l)
 		return -ENOENT;	/* being destroyed: pdcm rejects the REQ */
 	atomic_inc(&l->reqs);
-	/* What pdcm parsed for us must be what the header says. */
-	if (pdcm_cma_hdr_parse(ev->private_data, ev->private_data_len,
-			       id->service_id, &src, &dst) ||
-	    req->addr.kind != PDCM_ADDR_CMA ||
-	    memcmp(&req->addr.src, &src, sizeof(src)) ||
-	    memcmp(&req->addr.dst, &dst, sizeof(dst)))
+	if (req->qp_type == IB_QPT_UC)
+		atomic_inc(&l->uc_reqs);
+	if (ulp_req_addr_wrong(id, ev))
 		atomic_inc(&l->addr_errors);
 	ulp_dbg("%s: REQ from %pISpc to %pISpc (addr kind %d)\n", l->name,
-		&src, &dst, req->addr.kind);
+		&req->addr.src, &req->addr.dst, req->addr.kind);
 
 	if (l->o.mode == ULP_MODE_REJECT) {
-		atomic_inc(&l->rejected);
-		pdcm_send_rej(id, PDCM_REJ_CONSUMER_DEFINED, NULL, 0, NULL, 0);
+		ret = pdcm_send_rej(id, PDCM_REJ_CONSUMER_DEFINED, NULL, 0,
+				    NULL, 0);
+		if (ret)
+			atomic_inc(&l->errors);
+		else
+			atomic_inc(&l->rejected);
 		ulp_listener_put(l);
 		return 1;
 	}
@@ -722,7 +775,7 @@ void ulp_show_listeners(struct seq_file *m)
 	lockdep_assert_held(&ulp_lock);
 	list_for_each_entry(l, &ulp_listeners, node) {
 		seq_printf(m,
-			   "listener %s sid=0x%016llx addr=%s dev=%s mode=%s state=%s reqs=%d established=%d bytes=%lld bad=%d disconnected=%d timewait=%d rejected=%d errors=%d addr_errors=%d live=%d",
+			   "listener %s sid=0x%016llx addr=%s dev=%s mode=%s state=%s reqs=%d established=%d bytes=%lld bad=%d disconnected=%d timewait=%d rejected=%d errors=%d addr_errors=%d live=%d req_src=%s req_dst=%s uc_reqs=%d",
 			   l->name, be64_to_cpu(l->sid), l->addr, l->devname,
 			   ulp_mode_names[l->o.mode],
 			   l->dying ? "destroyed" : "listening",
@@ -732,7 +785,10 @@ void ulp_show_listeners(struct seq_file *m)
 			   atomic_read(&l->dreq) + atomic_read(&l->drep),
 			   atomic_read(&l->timewait), atomic_read(&l->rejected),
 			   atomic_read(&l->errors),
-			   atomic_read(&l->addr_errors), atomic_read(&l->live));
+			   atomic_read(&l->addr_errors), atomic_read(&l->live),
+			   l->req_src[0] ? l->req_src : "-",
+			   l->req_dst[0] ? l->req_dst : "-",
+			   atomic_read(&l->uc_reqs));
 		if (l->ops->show)
 			l->ops->show(m, l);
 		seq_putc(m, '\n');

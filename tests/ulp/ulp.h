@@ -183,6 +183,12 @@ struct ulp_req_token {
 
 #define ULP_REQ_PDATA_LEN	(PDCM_CMA_HDR_SIZE + sizeof(struct ulp_req_token))
 
+/* The source port connection @idx of run @run puts in its RDMA CM header. */
+static inline u16 ulp_req_sport(u32 run, u32 idx)
+{
+	return 0xc000 | ((run * 131 + idx) & 0x3fff);
+}
+
 /* --- rping.c: rdma-core's rping protocol ----------------------------- */
 
 #define ULP_RPING_MIN_SIZE	26	/* rping's smallest -S */
@@ -297,6 +303,9 @@ struct ulp_listener {
 	atomic_t reqs, established, dreq, drep, timewait, rejected;
 	atomic_t errors, bad, addr_errors, live;
 	atomic64_t bytes;
+	/* what pdcm parsed from the last REQ's RDMA CM header, under ulp_lock */
+	char req_src[ULP_ADDR_LEN + 8], req_dst[ULP_ADDR_LEN + 8];
+	atomic_t uc_reqs;		/* REQs for a UC connection */
 	/* mode rping */
 	atomic_t pings, verified;
 	atomic_t rd_atomic, dest_rd_atomic;	/* the last connection's QP */
@@ -383,6 +392,7 @@ struct ulp_connect_args {
 	bool peer_disc;		/* after the data wait for the peer's DREQ */
 	bool verify;		/* compare echoes, not just their length */
 	u32 qkey;		/* sidr: the UD QP's Q_Key */
+	enum ib_qp_type qp_type;	/* connect: IB_QPT_RC or (uc=1) UC */
 	unsigned int no;	/* run number */
 	int gen;		/* ulp_abort_gen when it began */
 };
@@ -475,7 +485,7 @@ struct ulp_record {
 	char src[ULP_ADDR_LEN], dst[ULP_ADDR_LEN];
 	u32 count, msgs, size;
 	/* run */
-	u32 connected, failed, timedout, rej, rej_reason, disconnected;
+	u32 connected, failed, timedout, rej, disconnected;
 	u32 timewait;
 	u64 verified;
 	u32 setup_min, setup_max;

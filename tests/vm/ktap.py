@@ -3,9 +3,16 @@
 """Strict reader of a pdcm guest console log.
 
 Counts every KTAP case between the guest's begin and end markers (KUnit
-suites and shell scenarios alike), and adds two cases per guest of its own:
-  <guest>.completed      the end marker is there and every suite that began
-                         also ended, with as many results as its plan says;
+suites and shell scenarios alike), and adds three cases per guest of its own:
+  <guest>.completed      the end marker is there, /init found the scenario,
+                         and every suite that began also ended, with as
+                         many results as its plan says;
+  <guest>.declared       the suites that tests/vm/expected declares for the
+                         guest's scenario all reported, each with at least
+                         its declared number of results, and no other suite
+                         did (a missing scenario file, a renamed or
+                         unloaded KUnit suite, a scenario that stopped
+                         early all fail here);
   <guest>.console_clean  no BUG, WARNING, lockdep, KASAN, RCU or hung-task
                          report anywhere on the console.
 A crashed, hung or truncated guest therefore fails, never passes.
@@ -14,6 +21,7 @@ Prints one line per case (PASS/FAIL/SKIP), diagnostics for failures, and a
 last line "counts: P F S" for the caller to add up.  Exit status is 1 if
 anything failed.
 """
+import os
 import re
 import sys
 
@@ -25,6 +33,7 @@ BAD = re.compile(r'BUG:|WARNING:|Oops|Kernel panic|general protection fault|'
                  r'suspicious RCU usage|sleeping function called|'
                  r'refcount_t:|list_add corruption|list_del corruption|'
                  r'disagrees about version')
+EXPECTED = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'expected')
 RESULT = re.compile(r'^(not ok|ok) (\d+)(?: -)? ([^#]*?)\s*(?:#\s*(SKIP|skip)\b\s*(.*))?$')
 
 
@@ -34,24 +43,75 @@ def read_lines(path):
     return [TS.sub('', l.rstrip('\r')) for l in raw.split('\n')]
 
 
-def parse(path, guest):
+def read_expected(path=EXPECTED):
+    """The declarations: {scenario: {suite: minimum number of results}}.
+    One line per scenario, "SCENARIO SUITE:MIN...", '#' starts a comment."""
+    table = {}
+    with open(path) as f:
+        for no, line in enumerate(f, 1):
+            words = line.split('#', 1)[0].split()
+            if not words:
+                continue
+            if words[0] in table:
+                raise ValueError(f'{path}:{no}: {words[0]} declared twice')
+            suites = {}
+            for w in words[1:]:
+                name, _, n = w.partition(':')
+                if not name or not n.isdigit() or int(n) < 1 or name in suites:
+                    raise ValueError(f'{path}:{no}: bad declaration "{w}"')
+                suites[name] = int(n)
+            if not suites:
+                raise ValueError(f'{path}:{no}: {words[0]} declares no suite')
+            table[words[0]] = suites
+    return table
+
+
+def check_declared(scenario, finished, expected):
+    """Problems of a guest's suites against its scenario's declaration;
+    finished maps each suite that reported to its number of results."""
+    if scenario not in expected:
+        return [f'scenario "{scenario}" is not declared in tests/vm/expected']
+    want = expected[scenario]
+    problems = []
+    for name, n in want.items():
+        if name not in finished:
+            problems.append(f'declared suite {name} reported no result')
+        elif finished[name] < n:
+            problems.append(f'suite {name}: {finished[name]} results, '
+                            f'declared at least {n}')
+    for name in finished:
+        if name not in want:
+            problems.append(f'suite {name} ran but is not declared for "{scenario}"')
+    return problems
+
+
+def parse(path, guest, scenario=None, expected=None):
+    """The guest's cases.  scenario: what the host booted it with (checked
+    against the begin marker; None takes the marker's); expected: the
+    declarations (None reads tests/vm/expected)."""
     lines = read_lines(path)
     cases, problems = [], []      # cases: (name, status, diag)
     began = ended = False
     suite = None                  # [name, results, plan, diag, wanted]
-    finished_suites = set()
+    finished_suites = {}          # name: number of results
+    booted = None                 # the scenario in the begin marker
     wanted = []
     diag = []
 
     for line in lines:
         if 'pdcm-vm: begin' in line:
             began = True
+            m = re.search(r'pdcm-vm: begin scenario=(\S*)', line)
+            booted = m.group(1) if m else ''
             continue
         if not began:
             continue
         if 'pdcm-vm: end' in line:
             ended = True
             break
+        if 'pdcm-vm: no scenario' in line:
+            problems.append(line.strip())
+            continue
         m = re.search(r'pdcm-vm: suites: (.*)', line)
         if m:
             wanted = m.group(1).split()
@@ -90,7 +150,9 @@ def parse(path, guest):
                 problems.append(f'suite {suite[0]}: plan 1..{suite[2]} but {suite[1]} results')
             if status == 'FAIL' and not any(c[0].startswith(suite[0] + '.') and c[1] == 'FAIL' for c in cases):
                 problems.append(f'suite {suite[0]} failed outside its cases')
-            finished_suites.add(suite[0])
+            if suite[0] in finished_suites:
+                problems.append(f'suite {suite[0]} reported twice')
+            finished_suites[suite[0]] = finished_suites.get(suite[0], 0) + suite[1]
             suite = None
 
     if not began:
@@ -104,15 +166,28 @@ def parse(path, guest):
             problems.append(f'suite {w} was registered but reported no result')
     cases.append((f'{guest}.completed', 'FAIL' if problems else 'PASS', problems))
 
+    if scenario is not None and booted is not None and scenario != booted:
+        declared = [f'booted as "{booted}", expected "{scenario}"']
+    elif scenario is None and booted is None:
+        declared = ['no begin marker: the scenario is unknown']
+    else:
+        try:
+            table = read_expected() if expected is None else expected
+            declared = check_declared(scenario if scenario is not None else booted,
+                                      finished_suites, table)
+        except (OSError, ValueError) as e:
+            declared = [f'declarations unreadable: {e}']
+    cases.append((f'{guest}.declared', 'FAIL' if declared else 'PASS', declared))
+
     bad = [l for l in lines if BAD.search(l)]
     cases.append((f'{guest}.console_clean', 'FAIL' if bad else 'PASS', bad[:30]))
     return cases
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit('usage: ktap.py CONSOLE_LOG GUEST_NAME')
-    cases = parse(sys.argv[1], sys.argv[2])
+    if len(sys.argv) not in (3, 4):
+        sys.exit('usage: ktap.py CONSOLE_LOG GUEST_NAME [SCENARIO]')
+    cases = parse(sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
     counts = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
     for name, status, diag in cases:
         counts[status] += 1

@@ -6,7 +6,10 @@
 #
 #   suite_begin NAME        start a KTAP subtest (a "suite")
 #   check NAME CMD...       one case: ok if CMD exits 0
-#   check_not NAME CMD...   one case: ok if CMD exits non-zero
+#   check_not NAME CMD...   one case: ok if CMD exits non-zero (a condition
+#                           that must not hold; for a refusal use check_err)
+#   check_err NAME MSG CMD...  one case: ok if CMD exits non-zero and its
+#                           output has MSG (an errno's text, "File exists")
 #   skip NAME REASON        one case, skipped
 #   suite_end               plan + suite result line
 #   rxe_has_gids ADDR...    rxe0's GID table has these addresses
@@ -50,6 +53,20 @@ check_not() {
 	_n=$1
 	shift
 	if _out=$("$@" 2>&1); then _out="unexpectedly succeeded: $_out"; _result fail "$_n"; else _result ok "$_n"; fi
+}
+
+check_err() {
+	_n=$1 _m=$2
+	shift 2
+	if _out=$("$@" 2>&1); then
+		_out="unexpectedly succeeded: $_out"
+		_result fail "$_n"
+	elif printf '%s\n' "$_out" | grep -qF -- "$_m"; then
+		_result ok "$_n"
+	else
+		_out="failed, but not with '$_m': $_out"
+		_result fail "$_n"
+	fi
 }
 
 skip() {

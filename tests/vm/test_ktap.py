@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Host-side tests of tests/vm/ktap.py: the console reader must fail every
 broken guest it is shown, or a green `make check` would mean nothing."""
+import glob
 import os
+import re
 import sys
 import tempfile
 import unittest
@@ -27,11 +29,35 @@ GOOD = """\
 """
 
 
-def run(text):
+# What GOOD's guest declares (tests/vm/expected's form, parsed).
+DECLARED = {'kunit': {'pdcm_demo': 3}}
+
+# A shell scenario's guest: the KUnit suites, then kunit.sh's own suite.
+LOADED = GOOD.replace('[    8.200000] pdcm-vm: end', """\
+[    8.110000]     # Subtest: kunit_load
+[    8.110001]     ok 1 rxe0_added
+[    8.110002]     ok 2 modprobe_pdcm_kunit
+[    8.110003]     ok 3 rmmod_all
+[    8.110004]     1..3
+[    8.110005] ok 2 kunit_load
+[    8.200000] pdcm-vm: end""")
+LOADED_DECLARED = {'kunit': {'pdcm_demo': 3, 'kunit_load': 3}}
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def slurp(path):
+    with open(path) as f:
+        return f.read()
+
+
+def run(text, scenario=None, expected=None):
     with tempfile.NamedTemporaryFile('w', suffix='.log', delete=False) as f:
         f.write(text)
     try:
-        return {name: (status, diag) for name, status, diag in ktap.parse(f.name, 'g')}
+        return {name: (status, diag) for name, status, diag in
+                ktap.parse(f.name, 'g', scenario,
+                           DECLARED if expected is None else expected)}
     finally:
         os.unlink(f.name)
 
@@ -44,7 +70,8 @@ class KtapReader(unittest.TestCase):
         self.assertEqual(r['pdcm_demo.third'][0], 'SKIP')
         self.assertEqual(r['g.completed'][0], 'PASS')
         self.assertEqual(r['g.console_clean'][0], 'PASS')
-        self.assertEqual(len(r), 5)
+        self.assertEqual(r['g.declared'][0], 'PASS')
+        self.assertEqual(len(r), 6)
 
     def test_failure_keeps_diagnostics(self):
         self.assertIn('# second: EXPECTATION FAILED at x.c:1', run(GOOD)['pdcm_demo.second'][1])
@@ -84,6 +111,145 @@ class KtapReader(unittest.TestCase):
     def test_suite_failing_outside_cases_fails(self):
         text = GOOD.replace('not ok 2 second', 'ok 2 second')
         self.assertEqual(run(text)['g.completed'][0], 'FAIL')
+
+
+
+class Declarations(unittest.TestCase):
+    """Each guest runs what tests/vm/expected declares, or fails."""
+
+    def test_declared_suites_pass(self):
+        r = run(LOADED, 'kunit', LOADED_DECLARED)
+        self.assertEqual(r['g.declared'], ('PASS', []))
+        self.assertEqual(r['g.completed'][0], 'PASS')
+
+    def test_missing_scenario_file_fails(self):
+        # what init prints when /pdcm/scenarios/NAME.sh is not there
+        text = ('[ 1.0] pdcm-vm: begin scenario=ulp_gone kernel=6.1 kind=stock\n'
+                '[ 1.1] KTAP version 1\n'
+                "[ 1.2] pdcm-vm: no scenario 'ulp_gone' (fails the guest)\n"
+                '[ 1.3] pdcm-vm: end scenario=ulp_gone\n')
+        r = run(text, 'ulp_gone', {'ulp_gone': {'ulp_gone': 20}})
+        self.assertEqual(r['g.completed'][0], 'FAIL')
+        self.assertIn("pdcm-vm: no scenario 'ulp_gone' (fails the guest)",
+                      r['g.completed'][1])
+        self.assertEqual(r['g.declared'][0], 'FAIL')
+        self.assertIn('declared suite ulp_gone reported no result', r['g.declared'][1])
+
+    def test_renamed_kunit_suite_fails(self):
+        r = run(LOADED.replace('pdcm_demo', 'pdcm_demo2'), 'kunit', LOADED_DECLARED)
+        self.assertEqual(r['g.completed'][0], 'PASS')  # the log itself is whole
+        self.assertEqual(r['g.declared'][0], 'FAIL')
+        self.assertIn('declared suite pdcm_demo reported no result', r['g.declared'][1])
+        self.assertIn('suite pdcm_demo2 ran but is not declared for "kunit"',
+                      r['g.declared'][1])
+
+    def test_short_suite_fails(self):
+        r = run(LOADED, 'kunit', {'kunit': {'pdcm_demo': 4, 'kunit_load': 3}})
+        self.assertEqual(r['g.completed'][0], 'PASS')
+        self.assertEqual(r['g.declared'][0], 'FAIL')
+        self.assertIn('suite pdcm_demo: 3 results, declared at least 4', r['g.declared'][1])
+
+    def test_more_cases_than_declared_pass(self):
+        r = run(LOADED, 'kunit', {'kunit': {'pdcm_demo': 2, 'kunit_load': 1}})
+        self.assertEqual(r['g.declared'][0], 'PASS')
+
+    def test_module_that_never_loaded_fails(self):
+        # modprobe failed before any suite ran: only kunit.sh's suite is there
+        text = LOADED.split('[    8.000000]')[0] + """\
+[    8.100000] pdcm-vm: suites: \n[    8.110000]     # Subtest: kunit_load
+[    8.110001]     ok 1 rxe0_added
+[    8.110002]     # modprobe_pdcm_kunit: exit status 1
+[    8.110003]     not ok 2 modprobe_pdcm_kunit
+[    8.110004]     not ok 3 rmmod_all
+[    8.110005]     1..3
+[    8.110006] not ok 1 kunit_load
+[    8.200000] pdcm-vm: end scenario=kunit
+"""
+        r = run(text, 'kunit', LOADED_DECLARED)
+        self.assertEqual(r['kunit_load.modprobe_pdcm_kunit'][0], 'FAIL')
+        self.assertEqual(r['g.declared'][0], 'FAIL')
+        self.assertIn('declared suite pdcm_demo reported no result', r['g.declared'][1])
+
+    def test_module_that_failed_after_its_suites_fails(self):
+        # the suites ran while the module was coming up, then its init failed
+        text = LOADED.replace('ok 2 modprobe_pdcm_kunit', 'not ok 2 modprobe_pdcm_kunit') \
+                     .replace('ok 2 kunit_load', 'not ok 2 kunit_load')
+        r = run(text, 'kunit', LOADED_DECLARED)
+        self.assertEqual(r['kunit_load.modprobe_pdcm_kunit'][0], 'FAIL')
+        self.assertEqual(r['g.declared'][0], 'PASS')
+
+    def test_undeclared_scenario_fails(self):
+        r = run(GOOD, 'kunit', {'other': {'pdcm_demo': 3}})
+        self.assertEqual(r['g.declared'][0], 'FAIL')
+        self.assertIn('scenario "kunit" is not declared in tests/vm/expected', r['g.declared'][1])
+
+    def test_booted_other_scenario_fails(self):
+        r = run(GOOD, 'ulp_rc', {'kunit': {'pdcm_demo': 3}, 'ulp_rc': {'pdcm_demo': 3}})
+        self.assertEqual(r['g.declared'][0], 'FAIL')
+
+    def test_suite_reported_twice_fails(self):
+        again = GOOD.split('[    8.000000]')[1].split('[    8.100000]')[0]
+        text = GOOD.replace('[    8.100000]', '[    8.050000]' + again + '[    8.100000]')
+        r = run(text, 'kunit')
+        self.assertEqual(r['g.completed'][0], 'FAIL')
+
+    def test_no_guest_output_fails(self):
+        r = run('', 'kunit')
+        self.assertEqual(r['g.declared'][0], 'FAIL')
+        self.assertEqual(r['g.completed'][0], 'FAIL')
+
+    def test_bad_declaration_refused(self):
+        for line in ('ulp_rc', 'ulp_rc ulp_rc', 'ulp_rc ulp_rc:0', 'ulp_rc a:1 a:2',
+                     'ulp_rc a:1\nulp_rc b:1'):
+            with self.subTest(line=line):
+                with tempfile.NamedTemporaryFile('w', delete=False) as f:
+                    f.write(line + '\n')
+                try:
+                    with self.assertRaises(ValueError):
+                        ktap.read_expected(f.name)
+                finally:
+                    os.unlink(f.name)
+
+
+class DeclarationFile(unittest.TestCase):
+    """tests/vm/expected and tests/vm/scenarios/ agree, file by file: a
+    scenario deleted, added or whose suites were renamed fails here on the
+    host, before any guest boots."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.expected = ktap.read_expected()
+        cls.files = {os.path.basename(p)[:-3]: p
+                     for p in glob.glob(os.path.join(HERE, 'scenarios', '*.sh'))
+                     if not p.endswith('_lib.sh')}
+
+    def test_every_scenario_file_declared(self):
+        self.assertEqual(sorted(set(self.files) - set(self.expected)), [])
+
+    def test_every_declared_scenario_has_a_file(self):
+        self.assertEqual(sorted(set(self.expected) - set(self.files)), [])
+
+    def test_shell_suites_match_their_files(self):
+        for name, path in self.files.items():
+            text = slurp(path)
+            named = set(re.findall(r'^\s*suite_begin (\w+)', text, re.M))
+            named |= set(re.findall(r"^\s*st_setup (\w+)", text, re.M))
+            if not named:
+                continue
+            with self.subTest(scenario=name):
+                shell = {s for s in self.expected[name] if not s.startswith('pdcm_')}
+                self.assertEqual(sorted(named), sorted(shell))
+
+    def test_kunit_suites_match_the_sources(self):
+        # each suite declared with exactly its number of KUNIT_CASEs: a
+        # case deleted from a suite's table must be undeclared on purpose
+        cases = {}
+        for p in glob.glob(os.path.join(HERE, '..', 'kunit', '*_test.c')):
+            text = slurp(p)
+            for name in re.findall(r'\.name\s*=\s*"(pdcm_\w+)"', text):
+                cases[name] = len(re.findall(r'^\s*KUNIT_CASE', text, re.M))
+        declared = {s: n for s, n in self.expected['kunit'].items() if s.startswith('pdcm_')}
+        self.assertEqual(declared, cases)
 
 
 if __name__ == '__main__':

@@ -33,8 +33,8 @@ ulp_setup
 res0=$(rdma_res)
 check enable_pdcm_events sh -c "echo 1 > $T/events/pdcm/enable"
 check rping_listen ulp listen S tcp:7174 "$VM_IP" mode=rping
-check_not rping_listen_twice ulp listen S tcp:7174 "$VM_IP" mode=rping
-check_not rping_size_too_small ulp rping tcp:7174 "$VM_PEER" size=25
+check_err rping_listen_twice "File exists" ulp listen S tcp:7174 "$VM_IP" mode=rping
+check_err rping_size_too_small "Invalid argument" ulp rping tcp:7174 "$VM_PEER" size=25
 # 1. the peer's rping client
 check client_connected wait_for "[ \"\$(ulp_get '$L' established)\" = 1 ]" 90
 check client_timewait wait_for "[ \"\$(ulp_get '$L' timewait)\" = 1 ]" 60

@@ -36,6 +36,7 @@ check rdma_client_one_req ulp_is "listener C " reqs 1
 check rdma_client_16_bytes ulp_is "listener C " bytes 16
 check rdma_client_disconnected ulp_is "listener C " disconnected 1
 check rdma_client_header_parsed ulp_is "listener C " addr_errors 0
+check rdma_client_addrs_as_sent ulp_req_addrs C "$VM_PEER" "$VM_IP:7471"
 # ucmatose: we send 10 x 100, it sends them back, we send DREQ
 check ucmatose_timewait wait_for "[ \"\$(ulp_get 'listener U ' timewait)\" = 1 ]" 60
 check ucmatose_established ulp_is "listener U " established 1
@@ -50,12 +51,14 @@ check hold_rej_received wait_for "[ \"\$(ulp_get 'listener H ' errors)\" = 1 ]" 
 check hold_freed ulp_is "listener H " live 0
 # the peer's next REQ (to D) is dropped; its ib_cm re-sends it
 P=/sys/module/ib_pdcm/parameters
+C=/sys/class/infiniband/rxe0/ports/1
+drop0=$(cat $C/pdcm/rx_dropped)
 check drop_next_req sh -c "echo 1 > $P/test_drop_reqs"
 check retry_connected wait_for "[ \"\$(ulp_get 'listener D ' timewait)\" = 1 ]" 40
 check retry_one_req_delivered ulp_is "listener D " reqs 1
 check retry_16_bytes ulp_is "listener D " bytes 16
 check knob_used_up sh -c "[ \$(cat $P/test_drop_reqs) = 0 ]"
-check drop_counted sh -c "[ \$(cat /sys/class/infiniband/rxe0/ports/1/pdcm/rx_dropped) -ge 1 ]"
+check drop_counted_once sh -c "[ \$(cat $C/pdcm/rx_dropped) -eq $((drop0 + 1)) ]"
 check udaddy_sidr_req wait_for "[ \"\$(ulp_get 'sidr_listener ' reqs)\" = 1 ]" 30
 check udaddy_10_echoed wait_for "[ \"\$(ulp_get 'sidr_listener ' echoed)\" = 10 ]" 20
 ulp_note "listener "

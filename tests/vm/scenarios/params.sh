@@ -4,7 +4,9 @@
 # modinfo describes each, a value outside max_cm_retries' 0..15 is refused
 # with a message naming the range and the module does not load, values in
 # range load and read back; dump_mads is writable at run time, and
-# max_cm_retries is not.
+# max_cm_retries is not.  The cap works on the wire: a REQ that asks for
+# 15 retries, sent to ourselves and dropped on arrival (test_drop_reqs),
+# arrives 1 + 3 times with max_cm_retries=3, and then the connect fails.
 P=/sys/module/ib_pdcm/parameters
 
 loaded() { grep -q "^$1 " /proc/modules; }
@@ -13,6 +15,10 @@ described() {	# described NAME WORDS: modinfo's description of NAME has WORDS
 }
 param_is() {	# param_is NAME VALUE
 	_v=$(cat "$P/$1")
+	[ "$_v" = "$2" ] || { echo "$1 is '$_v', expected '$2'"; return 1; }
+}
+param_is_file() {	# param_is_file FILE VALUE
+	_v=$(cat "$1")
 	[ "$_v" = "$2" ] || { echo "$1 is '$_v', expected '$2'"; return 1; }
 }
 refused() {	# refused VALUE: the load fails and says why
@@ -49,6 +55,18 @@ check dump_mads_writable sh -c "echo 1 >$P/dump_mads"
 check dump_mads_on param_is dump_mads Y
 check_not dump_mads_refuses_garbage sh -c "echo maybe >$P/dump_mads"
 check dump_mads_off sh -c "echo 0 >$P/dump_mads"
+C=/sys/class/infiniband/rxe0/ports/1
+U=/sys/kernel/debug/pdcm_ulp
+check retries_ulp_loads modprobe pdcm_ulp
+check drop_every_req sh -c "echo 100 >$P/test_drop_reqs"
+check unanswered_req_sent sh -c "echo 'connect 1 tcp:7000 $VM_IP cm_timeout=16 retries=15' >$U/ctl"
+check unanswered_req_failed grep -q '^conn 1 0 .* result=req_error ' $U/conns
+check req_arrived_4_times param_is test_drop_reqs 96
+check req_drops_counted_4 param_is_file $C/pdcm/rx_dropped 4
+check req_retries_counted_3 param_is_file $C/cm_tx_retries/req 3
+check req_sent_counted_once param_is_file $C/cm_tx_msgs/req 1
+check stop_dropping sh -c "echo 0 >$P/test_drop_reqs"
+check retries_ulp_unloads sh -c "echo reset >$U/ctl && rmmod pdcm_ulp"
 check rmmod_ib_pdcm rmmod ib_pdcm
 # default_backlog: the limit of a listen that asks for 0, 1..1048576
 check described_default_backlog described default_backlog "1..1048576"

@@ -65,7 +65,7 @@ check a_cr_12_addresses has_line "^cr PW local=10.0.0.12:7100 arrival=10.0.0.12:
 check b_group_of_2 st group G 2
 check b_psp_a st psp PA A 7200 group=G mode=hold
 check b_psp_b st psp PB B 7200 group=G mode=hold
-check_not b_same_ia_conn_qual_refused st psp PA2 A 7200
+check_err b_same_ia_conn_qual_refused "Address already in use" st psp PA2 A 7200
 check b_refusal_is_conn_qual_in_use has_line "^sp PA2 refused err=-98 dat_status=1"
 d0=$(cnt backlog_dropped)
 st dat_connect S 10.0.0.11 7200 count=2 & p1=$!

@@ -37,7 +37,7 @@ check ia_wildcard st ia W 0.0.0.0
 # the address PSP first: a CR to 10.0.0.2 never sees the wildcard alone
 check psp_own_address st psp PC I 7471 mode=echo msgs=1 size=16
 check psp_wildcard st psp PW W 7471 mode=echo msgs=1 size=16
-check_not psp_same_ia_conn_qual_refused st psp PC2 I 7471
+check_err psp_same_ia_conn_qual_refused "Address already in use" st psp PC2 I 7471
 check refusal_is_conn_qual_in_use has_line "^sp PC2 refused err=-98 dat_status=1"
 
 # (a) rdma_client -s 10.0.0.2

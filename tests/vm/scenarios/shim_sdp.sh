@@ -21,7 +21,7 @@ st_setup shim_sdp
 check listen_a st sdp_listen A 10.0.0.11 5001 adverts=5
 check listen_b st sdp_listen B 10.0.0.12 5001 adverts=6
 check listen_wildcard st sdp_listen W 0.0.0.0 5001 adverts=7
-check_not same_address_twice_refused st sdp_listen A2 10.0.0.11 5001
+check_err same_address_twice_refused "Address already in use" st sdp_listen A2 10.0.0.11 5001
 n=0
 for d in 10.0.0.11:A:5 10.0.0.12:B:6 "$VM_IP:W:7"; do
 	ip=${d%%:*} rest=${d#*:}

@@ -39,7 +39,7 @@ for l in $LISTENERS; do
 	name=${l%%:*} rest=${l#*:}
 	check "listen_${name}_${rest%:*}" st sdp_listen "$name" "${rest%:*}" 5001 adverts="${rest##*:}"
 done
-check_not same_address_twice_refused st sdp_listen X 10.0.0.3 5001
+check_err same_address_twice_refused "Address already in use" st sdp_listen X 10.0.0.3 5001
 check a_connected_4_times wait_for "pconns_closed 4" 120
 st_note "sdp_pconn "
 i=0

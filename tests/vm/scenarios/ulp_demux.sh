@@ -21,7 +21,7 @@ res0=$(rdma_res)
 check listen_a ulp listen A tcp:7000 10.0.0.11
 check listen_b ulp listen B tcp:7000 10.0.0.12
 check listen_wildcard ulp listen W tcp:7000 any
-check_not same_address_twice_refused ulp listen A2 tcp:7000 10.0.0.11
+check_err same_address_twice_refused "Address already in use" ulp listen A2 tcp:7000 10.0.0.11
 ulp connect $N tcp:7000 10.0.0.11 5 2048 & p1=$!
 ulp connect $N tcp:7000 10.0.0.12 5 2048 & p2=$!
 ulp connect $N tcp:7000 10.0.0.13 5 2048 & p3=$!
@@ -48,11 +48,15 @@ check b_bytes ulp_is "listener B " bytes $((N * 5 * 2048))
 check listen_family ulp listen F tcp:7000 ipv4
 check connect_after_family ulp connect $N tcp:7000 10.0.0.13 1 timewait=0
 check family_beats_wildcard ulp_is "run 5 " listeners F:$N
-check address_beats_family ulp connect 2 tcp:7000 10.0.0.11 1 timewait=0
+# from another of our addresses: the header carries it, not the destination
+check address_beats_family ulp connect 2 tcp:7000 10.0.0.11 10.0.0.13 1 timewait=0
 check address_still_wins ulp_is "run 6 " listeners A:2
 check destroy_b ulp destroy_listener B
 check connect_b_after_destroy ulp connect 2 tcp:7000 10.0.0.12 1 timewait=0
 check b_falls_to_family ulp_is "run 7 " listeners F:2
+check a_addrs_as_sent ulp_req_addrs A 10.0.0.13 10.0.0.11:7000
+check family_addrs_as_sent ulp_req_addrs F "$(ulp_get 'run 7 ' src)" 10.0.0.12:7000
+check wildcard_addrs_as_sent ulp_req_addrs W "$(ulp_get 'run 4 ' src)" "$VM_IP:7000"
 check pdcm_parsed_addresses sh -c "! grep '^listener ' $ULP/results | grep -v ' addr_errors=0 '"
 check no_failures sh -c "! grep '^run ' $ULP/results | grep -v ' failed=0 '"
 ulp_note "listener "

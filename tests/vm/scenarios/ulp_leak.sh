@@ -21,7 +21,7 @@ check listen_failing ulp listen F tcp:7099 any mode=fail
 check connect_failing ulp connect $N tcp:7099 "$VM_IP"
 ulp_note "run 1 "
 check failing_rejected ulp_is "run 1 " rej $N
-check failing_reason_3 ulp_is "run 1 " rej_reason 3
+check failing_reason_3 ulp_is "run 1 " rej_reasons 3:$N
 check failing_counted ulp_is "listener F " errors $N
 check failing_nothing_kept ulp_is "live " conns 0
 check destroy_failing ulp destroy_listener F
@@ -40,7 +40,7 @@ wait $pid
 check connect_returned_ok test $? -eq 0
 ulp_note "run 2 "
 check active_rejected ulp_is "run 2 " rej $N
-check reject_consumer_defined ulp_is "run 2 " rej_reason 28
+check reject_consumer_defined ulp_is "run 2 " rej_reasons 28:$N
 check none_connected ulp_is "run 2 " connected 0
 check listener_marked_destroyed ulp_is "listener H " state destroyed
 check idle_after_handshake_destroy ulp_wait_idle

@@ -9,6 +9,9 @@
 #                            starts with PREFIX ("run 1 ", "listener A ")
 #   ulp_is PREFIX FIELD V    that value is V (prints the line if not)
 #   ulp_ge PREFIX FIELD N    that value is at least N
+#   ulp_req_addrs L SRC DST  listener L's last REQ carried SRC (host only:
+#                            the source port is the sender's) and DST
+#                            (host:port), as pdcm parsed them
 #   ulp_idle                 every "live" counter is 0
 #   ulp_wait_idle [S]        ... within S seconds (default 10)
 #   ulp_note PREFIX          copy matching results lines to the console
@@ -30,6 +33,21 @@ ulp_ge() {
 	[ -n "$_v" ] && [ "$_v" -ge "$3" ] && return 0
 	echo "$1: $2=$_v, expected at least $3"
 	grep "^$1" "$ULP/results"
+	return 1
+}
+
+ulp_req_addrs() {
+	_s=$(ulp_get "listener $1 " req_src) _d=$(ulp_get "listener $1 " req_dst)
+	case $2 in
+	*:*) _h="[$2]" ;;
+	*) _h=$2 ;;
+	esac
+	case $_s in
+	"$_h":[0-9]*) ;;
+	*) echo "listener $1: req_src=$_s, expected $_h:PORT"; return 1 ;;
+	esac
+	[ "$_d" = "$3" ] && return 0
+	echo "listener $1: req_dst=$_d, expected $3"
 	return 1
 }
 

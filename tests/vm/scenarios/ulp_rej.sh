@@ -16,21 +16,21 @@ res0=$(rdma_res)
 check connect_unbound ulp connect 4 tcp:9999 "$VM_IP"
 ulp_note "run 1 "
 check unbound_rejected ulp_is "run 1 " rej 4
-check unbound_reason_8 ulp_is "run 1 " rej_reason 8
+check unbound_reason_8 ulp_is "run 1 " rej_reasons 8:4
 check unbound_none_connected ulp_is "run 1 " connected 0
 check unbound_fast sh -c "[ $(ulp_get 'run 1 ' elapsed_us) -lt 5000000 ]"
 check listen_other_address ulp listen A tcp:7000 10.0.0.11
 check connect_address_mismatch ulp connect 2 tcp:7000 "$VM_IP"
-check mismatch_reason_8 ulp_is "run 2 " rej_reason 8
+check mismatch_reason_8 ulp_is "run 2 " rej_reasons 8:2
 check mismatch_not_delivered ulp_is "listener A " reqs 0
 check listen_rejecting ulp listen R tcp:7001 any mode=reject
 check connect_rejecting ulp connect 3 tcp:7001 "$VM_IP"
 ulp_note "run 3 "
 check consumer_rejected ulp_is "run 3 " rej 3
-check consumer_reason_28 ulp_is "run 3 " rej_reason 28
+check consumer_reason_28 ulp_is "run 3 " rej_reasons 28:3
 check rejecting_listener_counted ulp_is "listener R " rejected 3
-check_not duplicate_name_refused ulp listen R tcp:7002 any
-check_not identical_listen_refused ulp listen R2 tcp:7001 any
+check_err duplicate_name_refused "File exists" ulp listen R tcp:7002 any
+check_err identical_listen_refused "Address already in use" ulp listen R2 tcp:7001 any
 check sidr_unbound ulp sidr udp:9998 "$VM_IP"
 ulp_note "sidr 4 "
 check sidr_unbound_status_1 ulp_is "sidr 4 " status 1
