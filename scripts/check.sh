@@ -170,7 +170,8 @@ pair_boot() {
 # pairs KERNEL INITRD "A|B|TIMEOUT"...: queue two-guest scenarios A and B,
 # each pair on its own link.  Guest names are the scenarios' names, with
 # PAIR_PREFIX in front if set; PAIR_B="KERNEL|INITRD|WORDS|MEM" boots B
-# on another kernel (the KUnit one) with WORDS added to its command line.
+# on another kernel (the KUnit one) with WORDS added to its command line;
+# PAIR_A_WORDS are added to A's.
 PAIR_PORT=$((40000 + RANDOM % 5000 * 4))
 pairs() {
 	local k=$1 i=$2 spec a b t an bn bk= bi= bw= bm=
@@ -181,7 +182,7 @@ pairs() {
 		an=${PAIR_PREFIX:-}$a bn=${PAIR_PREFIX:-}$b
 		vm_only "$an" || vm_only "$bn" || continue
 		PAIR_PORT=$((PAIR_PORT + 2))
-		queue_job 2 pair_boot "$an" "pdcmvm.scenario=$a" "$bn" \
+		queue_job 2 pair_boot "$an" "${PAIR_A_WORDS:+$PAIR_A_WORDS }pdcmvm.scenario=$a" "$bn" \
 			"${bw:+$bw }pdcmvm.scenario=$b" "$t" "$PAIR_PORT" "$k" "$i" $bk $bi $bm
 		COUNT_ORDER+=("$an" "$bn")
 	done
@@ -266,6 +267,20 @@ check_vm() {
 		pairs "$stock/vmlinux" "$initrd" \
 		"interop_rx_peer|interop_rx_pdcm|240" \
 		"interop_demux_peer|interop_demux_pdcm|240"
+	# the hostile CM peer (tests/hostile) against pdcm: forged messages,
+	# a REQ flood, stale-QPN storms, crossed DREQs, REJ-then-reuse
+	# (Documentation/robustness.rst); the fuzzer with B on the KUnit
+	# kernel (KASAN, lockdep, panic_on_warn), 20,000 MADs here, 10^6 in
+	# `make fuzz`
+	VM_MEM=512 pairs "$stock/vmlinux" "$initrd" \
+		"hostile_forge_peer|hostile_forge_pdcm|240" \
+		"hostile_flood_peer|hostile_flood_pdcm|240" \
+		"hostile_storm_peer|hostile_storm_pdcm|240" \
+		"hostile_teardown_peer|hostile_teardown_pdcm|240"
+	[ -n "${KUNIT_B:-}" ] && PAIR_B=$KUNIT_B PAIR_PREFIX=kunit_ VM_MEM=512 \
+		PAIR_A_WORDS="pdcmvm.fuzz=${FUZZ_MADS:-20000}" \
+		pairs "$stock/vmlinux" "$initrd" \
+		"hostile_fuzz_peer|hostile_fuzz_pdcm|${FUZZ_TIMEOUT:-300}"
 	# one guest each: the module, its parameters, and pdcm on both ends of
 	# rxe loopback through the test ULP's real QPs
 	local s specs=("stock_module|pdcmvm.scenario=module" "stock_params|pdcmvm.scenario=params")
