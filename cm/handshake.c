@@ -417,7 +417,9 @@ int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 	m->rep.starting_psn = param->starting_psn;
 	m->rep.responder_resources = param->responder_resources;
 	m->rep.initiator_depth = param->initiator_depth;
-	m->rep.target_ack_delay = conn->local_ack_timeout;
+	/* how long our CA may take to ACK: its own figure, as ib_cm says */
+	m->rep.target_ack_delay =
+		min_t(u8, conn->port->dev->ibdev->attrs.local_ca_ack_delay, 31);
 	m->rep.failover_accepted = param->failover_accepted;
 	m->rep.end_to_end_flow_control = !!param->flow_control;
 	m->rep.rnr_retry_count = param->rnr_retry_count;

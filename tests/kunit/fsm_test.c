@@ -779,11 +779,15 @@ static void fsm_passive_rep_on_wire(struct kunit *test)
 	struct pdcm_id *id;
 	struct fake_sent *s;
 
+	/* a CA whose ACK delay differs from the REQ's ACK timeout (15) */
+	f->ibdev->attrs.local_ca_ack_delay = 9;
 	fsm_listen(f);
 	id = fsm_passive_rep(f, f->peer_comm, 0x112233);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
 	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REP);
+	/* the CA's ACK delay, as ib_cm sends it (issue 12 defect 13) */
+	KUNIT_EXPECT_EQ(test, s->msg.rep.target_ack_delay, 9);
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, f->tid + f->peer_comm);
 	KUNIT_EXPECT_EQ(test, s->msg.rep.local_comm_id,
 			be32_to_cpu(id->local_id));
