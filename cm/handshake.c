@@ -346,13 +346,15 @@ void pdcm_mra_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 	bool ok;
 	int ret;
 
+	/*
+	 * Only the first MRA extends the wait: later ones (copies, or a
+	 * peer stretching it without end) are duplicates, as in ib_cm.
+	 */
 	spin_lock_irq(&conn->lock);
 	ok = (mra->msg_mraed == PDCM_MSG_RESPONSE_REQ &&
-	      (conn->id.state == PDCM_REQ_SENT ||
-	       conn->id.state == PDCM_MRA_REQ_RCVD)) ||
+	      conn->id.state == PDCM_REQ_SENT) ||
 	     (mra->msg_mraed == PDCM_MSG_RESPONSE_REP &&
-	      (conn->id.state == PDCM_REP_SENT ||
-	       conn->id.state == PDCM_MRA_REP_RCVD));
+	      conn->id.state == PDCM_REP_SENT);
 	ret = ok ? pdcm_fsm_step(conn, PDCM_EV_RX_MRA) : -EINVAL;
 	if (ret >= 0 && conn->msg) {
 		/* the peer's extra time, plus the packet's round trip */

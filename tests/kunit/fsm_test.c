@@ -353,8 +353,8 @@ struct fsm_tr {
 
 /*
  * Written from IBA Vol. 1 12.9 and ib_cm (protocol.md §3), not from
- * fsm.c.  pdcm extensions kept on purpose: a second MRA (sent or
- * received) while already MRAed.
+ * fsm.c.  pdcm extension kept on purpose: a second MRA sent while
+ * already MRAed.  A second MRA received is a duplicate, as in ib_cm.
  */
 static const struct fsm_tr fsm_expected[] = {
 	TR(IDLE, LISTEN, LISTEN),
@@ -368,7 +368,6 @@ static const struct fsm_tr fsm_expected[] = {
 	TR(REQ_SENT, RX_REJ, IDLE),
 	TR(REQ_SENT, SEND_REJ, IDLE),
 	TR(REQ_SENT, TIMEOUT, IDLE),
-	TR(MRA_REQ_RCVD, RX_MRA, MRA_REQ_RCVD),
 	TR(MRA_REQ_RCVD, RX_REP, REP_RCVD),
 	TR(MRA_REQ_RCVD, RX_REJ, IDLE),
 	TR(MRA_REQ_RCVD, SEND_REJ, IDLE),
@@ -390,7 +389,6 @@ static const struct fsm_tr fsm_expected[] = {
 	TR(REP_SENT, SEND_REJ, TIMEWAIT),
 	TR(REP_SENT, TIMEOUT, IDLE),
 	TR(REP_SENT, RX_DREQ, DREQ_RCVD),
-	TR(MRA_REP_RCVD, RX_MRA, MRA_REP_RCVD),
 	TR(MRA_REP_RCVD, RX_RTU, ESTABLISHED),
 	TR(MRA_REP_RCVD, COMM_EST, ESTABLISHED),
 	TR(MRA_REP_RCVD, RX_REJ, IDLE),
@@ -1188,6 +1186,17 @@ static void fsm_mra_rcvd_for_req(struct kunit *test)
 			22);
 	KUNIT_EXPECT_EQ(test, f->nsent, 1U);
 
+	/*
+	 * More MRAs (copies, or a peer stretching the wait without end)
+	 * are duplicates: no new extension, no event (issue 12 defect 14).
+	 */
+	fake_rx(f, &m);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_MRA_REQ_RCVD);
+	KUNIT_EXPECT_EQ(test, f->nextend, 1U);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_MRA), 2);
+
 	fsm_mk_rep(f, &m, id, f->peer_comm, 0xc0ffee);
 	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_REP_RCVD);
@@ -1230,6 +1239,10 @@ static void fsm_mra_rcvd_for_rep(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->last_extend,
 			pdcm_timeout_ms(12) + pdcm_timeout_ms(15));
 	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_MRA_RECEIVED);
+	/* a second MRA is a duplicate: the REP's wait is not stretched */
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, f->nextend, 1U);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_MRA), 1);
 	fsm_mk(&m, PDCM_ATTR_RTU, id, f->peer_comm);
 	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_ESTABLISHED);
