@@ -60,6 +60,9 @@ int pdcm_send_rej(struct pdcm_id *id, u16 reason, const void *ari, u8 ari_len,
 	matched = ret >= 0 ? pdcm_take_matched(conn) : NULL;
 	spin_unlock_irqrestore(&conn->lock, flags);
 	pdcm_slot_free(matched);
+	/* back in IDLE: the peer's QP and comm ID are no longer ours */
+	if (ret == PDCM_IDLE)
+		pdcm_remote_unlink(conn);
 	if (ret >= 0)
 		ret = pdcm_xmit(conn, m, 0, 0);
 	kfree(m);

@@ -1567,6 +1567,33 @@ static void fsm_send_rej_req_rcvd(struct kunit *test)
 	fsm_passive_req(f, f->peer_comm + 1, 0x112234);
 }
 
+/*
+ * A REQ we rejected is forgotten (issue 12 defect 5): the same QP's next
+ * REQ, with a new comm ID, is a new request, not a stale connection; and
+ * a copy of the rejected REQ is a new request too.
+ */
+static void fsm_send_rej_forgets_peer(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id, *id2;
+
+	fsm_listen(f);
+	id = fsm_passive_req(f, f->peer_comm, 0x112233);
+	KUNIT_ASSERT_EQ(test, pdcm_send_rej(id, PDCM_REJ_CONSUMER_DEFINED,
+					    NULL, 0, NULL, 0), 0);
+	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 1U);
+	id2 = fsm_passive_req(f, f->peer_comm + 1, 0x112233);
+	KUNIT_EXPECT_EQ(test, id2->state, PDCM_REQ_RCVD);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 1U);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 0U);
+	KUNIT_ASSERT_EQ(test, pdcm_send_rej(id2, PDCM_REJ_CONSUMER_DEFINED,
+					    NULL, 0, NULL, 0), 0);
+	/* the first REQ again (its sender retried): delivered, not dropped */
+	id2 = fsm_passive_req(f, f->peer_comm, 0x112233);
+	KUNIT_EXPECT_EQ(test, id2->state, PDCM_REQ_RCVD);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_REQ), 0);
+}
+
 /* pdcm_send_rej() from REQ_SENT aborts our connect (as ib_cm allows). */
 static void fsm_send_rej_req_sent(struct kunit *test)
 {
@@ -2415,6 +2442,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_rej_no_listener),
 	KUNIT_CASE(fsm_rej_received),
 	KUNIT_CASE(fsm_send_rej_req_rcvd),
+	KUNIT_CASE(fsm_send_rej_forgets_peer),
 	KUNIT_CASE(fsm_send_rej_req_sent),
 	KUNIT_CASE(fsm_send_rej_rep_sent),
 	KUNIT_CASE(fsm_rej_after_rep),
