@@ -160,6 +160,7 @@ void pdcm_send_drep_to(const struct pdcm_rx *rx, const struct pdcm_msg *dreq)
 void pdcm_dreq_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 		  const struct pdcm_msg *msg)
 {
+	struct pdcm_listen *matched = NULL;
 	enum pdcm_state state;
 	int ret;
 
@@ -170,8 +171,10 @@ void pdcm_dreq_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 	if (ret >= 0) {
 		pdcm_cancel(conn);
 		conn->tid = msg->hdr.tid;
+		matched = pdcm_take_matched(conn);	/* from REP_SENT */
 	}
 	spin_unlock_irq(&conn->lock);
+	pdcm_slot_free(matched);
 	if (ret < 0) {
 		pdcm_count(rx->port->cnt.rx_dup, PDCM_ATTR_DREQ);
 		if (state == PDCM_TIMEWAIT)	/* our DREP was lost */

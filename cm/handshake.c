@@ -16,6 +16,16 @@
 
 /* ---- REQ ------------------------------------------------------------ */
 
+/*
+ * What a peer may make us wait, at most (issue 12 defect 7): its CM
+ * response timeout and an MRA's service timeout are capped at 24 (about
+ * 67 s a try, rdma_cm's MRA value), its local ACK timeout -- our QP's ACK
+ * timeout and the length of TIMEWAIT -- at 20 (about 4 s; rdma_cm on
+ * RoCE sends 19).  The number of tries is capped by max_cm_retries.
+ */
+#define PDCM_PEER_CM_TIMEOUT_MAX	24
+#define PDCM_PEER_ACK_TIMEOUT_MAX	20
+
 int pdcm_check_pdata(const void *pdata, u8 len, unsigned int max)
 {
 	return (len > max || (len && !pdata)) ? -EINVAL : 0;
@@ -140,10 +150,13 @@ static void pdcm_req_to_conn(struct pdcm_conn *conn, const struct pdcm_req *req)
 	conn->initiator_depth = req->responder_resources;
 	conn->retry_count = req->retry_count;
 	conn->rnr_retry_count = req->rnr_retry_count;
-	conn->local_ack_timeout = req->primary_path.local_ack_timeout;
+	conn->local_ack_timeout = min_t(u8, req->primary_path.local_ack_timeout,
+					PDCM_PEER_ACK_TIMEOUT_MAX);
 	conn->max_cm_retries = req->max_cm_retries;
 	/* The active side answers within its local CM response timeout. */
-	conn->cm_timeout_ms = pdcm_timeout_ms(req->local_cm_response_timeout);
+	conn->cm_timeout_ms =
+		pdcm_timeout_ms(min_t(u8, req->local_cm_response_timeout,
+				      PDCM_PEER_CM_TIMEOUT_MAX));
 }
 
 static void pdcm_req_event(struct pdcm_conn *conn, const struct pdcm_req *req,
@@ -358,7 +371,8 @@ void pdcm_mra_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 	ret = ok ? pdcm_fsm_step(conn, PDCM_EV_RX_MRA) : -EINVAL;
 	if (ret >= 0 && conn->msg) {
 		/* the peer's extra time, plus the packet's round trip */
-		extra = pdcm_timeout_ms(mra->service_timeout) +
+		extra = pdcm_timeout_ms(min_t(u8, mra->service_timeout,
+					      PDCM_PEER_CM_TIMEOUT_MAX)) +
 			pdcm_timeout_ms(conn->local_ack_timeout);
 		conn->port->ops->extend(conn, extra);
 	}
@@ -387,7 +401,6 @@ void pdcm_mra_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 {
 	struct pdcm_conn *conn = to_conn(id);
-	struct pdcm_listen *matched;
 	unsigned long flags;
 	struct pdcm_msg *m;
 	int ret;
@@ -431,10 +444,13 @@ int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 		memcpy(m->rep.private_data, param->private_data,
 		       param->private_data_len);
 	m->rep.private_data_len = param->private_data_len;
+	/*
+	 * The backlog slot stays taken until the RTU (or whatever ends
+	 * REP_SENT): half-open connections are bounded by the backlog, not
+	 * by how many REQs a peer sends and never completes.
+	 */
 	pdcm_fsm_step(conn, PDCM_EV_SEND_REP);
-	matched = pdcm_take_matched(conn);
 	spin_unlock_irqrestore(&conn->lock, flags);
-	pdcm_slot_free(matched);	/* answered: the backlog slot is free */
 	ret = pdcm_xmit(conn, m, conn->cm_timeout_ms,
 			pdcm_retries(conn->max_cm_retries));
 	kfree(m);
@@ -576,13 +592,17 @@ EXPORT_SYMBOL_NS_GPL(pdcm_send_rtu, PDCM);
 
 void pdcm_rtu_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 {
+	struct pdcm_listen *matched = NULL;
 	int ret;
 
 	spin_lock_irq(&conn->lock);
 	ret = pdcm_fsm_step(conn, PDCM_EV_RX_RTU);
-	if (ret >= 0)
+	if (ret >= 0) {
 		pdcm_cancel(conn);
+		matched = pdcm_take_matched(conn);	/* established */
+	}
 	spin_unlock_irq(&conn->lock);
+	pdcm_slot_free(matched);
 	if (ret < 0) {
 		pdcm_count(conn->port->cnt.rx_dup, PDCM_ATTR_RTU);
 		return;
@@ -605,6 +625,7 @@ void pdcm_rtu_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 int pdcm_notify(struct pdcm_id *id, enum ib_event_type event)
 {
 	struct pdcm_conn *conn = to_conn(id);
+	struct pdcm_listen *matched = NULL;
 	struct pdcm_work *w;
 	unsigned long flags;
 	int ret;
@@ -616,9 +637,12 @@ int pdcm_notify(struct pdcm_id *id, enum ib_event_type event)
 		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);
 	ret = pdcm_fsm_step(conn, PDCM_EV_COMM_EST);
-	if (ret >= 0)
+	if (ret >= 0) {
 		pdcm_cancel(conn);
+		matched = pdcm_take_matched(conn);	/* established */
+	}
 	spin_unlock_irqrestore(&conn->lock, flags);
+	pdcm_slot_free(matched);
 	if (ret < 0) {
 		pdcm_work_free(w);
 		return ret;

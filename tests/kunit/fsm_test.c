@@ -1105,6 +1105,66 @@ static void fsm_rep_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 3U);
 }
 
+/*
+ * A REP_SENT connection keeps its backlog slot until the RTU (issue 12
+ * defect 7): REQs that are answered but never completed cannot pile up
+ * past the backlog.
+ */
+static void fsm_rep_sent_holds_slot(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+	unsigned int nev;
+
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
+	id = fsm_passive_rep(f, f->peer_comm, 0x112233);
+	nev = fsm_rec.nev;
+	fsm_mk_req(f, &m, f->peer_comm + 1, 0x112234);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.backlog_dropped), 1);
+	/* the RTU: established, the slot is free */
+	fsm_mk(&m, PDCM_ATTR_RTU, id, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_ESTABLISHED);
+	fsm_passive_req(f, f->peer_comm + 2, 0x112235);
+}
+
+/*
+ * What the peer chooses is capped (issue 12 defect 7): a REQ's CM
+ * response timeout and local ACK timeout of 31 (2.3 hours a try, 37 hours
+ * with the retries; the same TIMEWAIT) become 24 and 20; an MRA's service
+ * timeout of 31 counts as 24.
+ */
+static void fsm_peer_timeouts_capped(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct fsm_ev *e;
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+
+	fsm_listen(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.local_cm_response_timeout = 31;
+	m.req.primary_path.local_ack_timeout = 31;
+	fake_rx(f, &m);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
+	id = e->id;
+	KUNIT_EXPECT_EQ(test, to_conn(id)->local_ack_timeout, 20);
+	KUNIT_ASSERT_EQ(test, pdcm_send_rep(id, &fsm_rep), 0);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->timeout_ms, pdcm_timeout_ms(24));
+	fsm_mk(&m, PDCM_ATTR_MRA, id, f->peer_comm);
+	m.mra.msg_mraed = PDCM_MSG_RESPONSE_REP;
+	m.mra.service_timeout = 31;
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, f->nextend, 1U);
+	KUNIT_EXPECT_EQ(test, f->last_extend,
+			pdcm_timeout_ms(24) + pdcm_timeout_ms(20));
+}
+
 /* The DREQ's retries run out: DREQ_ERROR and TIMEWAIT. */
 static void fsm_dreq_timeout(struct kunit *test)
 {
@@ -2443,6 +2503,8 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_rej_received),
 	KUNIT_CASE(fsm_send_rej_req_rcvd),
 	KUNIT_CASE(fsm_send_rej_forgets_peer),
+	KUNIT_CASE(fsm_rep_sent_holds_slot),
+	KUNIT_CASE(fsm_peer_timeouts_capped),
 	KUNIT_CASE(fsm_send_rej_req_sent),
 	KUNIT_CASE(fsm_send_rej_rep_sent),
 	KUNIT_CASE(fsm_rej_after_rep),
