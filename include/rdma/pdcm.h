@@ -434,6 +434,15 @@ struct pdcm_event {
  * the id's queued events, which run on the same queue after the handler.
  * To destroy @id, return non-zero; to destroy others, defer to a work item
  * of the ULP's own.
+ *
+ * A listen may be matched by requests it does not serve (a SIDR_REQ on a
+ * connection listen's service ID, a REQ on a SIDR service's).  A handler
+ * says "not mine" by returning non-zero from PDCM_REQ_RECEIVED or
+ * PDCM_SIDR_REQ_RECEIVED without answering: pdcm then answers REJ
+ * CONSUMER_DEFINED (28) or SIDR_REP status REJECT (2) and frees the id
+ * and its backlog slot.  Returning 0 without answering keeps the request,
+ * and the slot, until the ULP answers or destroys it.  -ENOMEM is the one
+ * non-zero return that sends nothing, so that the peer retries.
  */
 typedef int (*pdcm_handler)(struct pdcm_id *id, const struct pdcm_event *event);
 
