@@ -442,6 +442,9 @@ void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem)
 		send = true;
 		break;
 	case PDCM_ESTABLISHED:
+		/* an XRC target leaves silently, as ib_cm's: no DREQ */
+		if (conn->qp_type == IB_QPT_XRC_TGT)
+			break;
 		memset(&m, 0, sizeof(m));
 		pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_DREQ, pdcm_new_tid(conn));
 		m.dreq.local_comm_id = be32_to_cpu(conn->id.local_id);

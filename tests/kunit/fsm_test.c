@@ -2460,6 +2460,85 @@ static void fsm_init_qp_attr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), -EINVAL);
 }
 
+#define FSM_RESPONDER	(IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER)
+#define FSM_REQUESTER	(IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_MAX_QP_RD_ATOMIC)
+
+/* The RTR and RTS masks of @id's QP: @rtr_has and @rts_has, nothing more. */
+static void fsm_expect_masks(struct kunit *test, struct pdcm_id *id,
+			     int rtr_has, int rts_has)
+{
+	struct ib_qp_attr a = {};
+	int mask;
+
+	a.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_EQ(test, mask & (FSM_RESPONDER | FSM_REQUESTER), rtr_has);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_EQ(test, mask & ~(IB_QP_STATE | IB_QP_SQ_PSN), rts_has);
+}
+
+/*
+ * XRC (issue 12 defect 11): an XRC target is the receiving half of an RC
+ * QP (responder attributes at RTR, only the ACK timeout at RTS), an XRC
+ * initiator the sending half; an established XRC target leaves without
+ * a DREQ, as ib_cm's does.  A UC QP gets none of them.
+ */
+static void fsm_xrc_qp_attr(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_req_param p;
+	struct pdcm_id *id, *tgt;
+	struct pdcm_msg m;
+	struct fsm_ev *e;
+
+	fsm_listen(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.transport_type = PDCM_TRANSPORT_EXT;
+	m.req.ext_transport_type = PDCM_EXT_TRANSPORT_XRC;
+	fake_rx(f, &m);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
+	tgt = e->id;
+	KUNIT_EXPECT_EQ(test, e->ev.param.req_rcvd.qp_type, IB_QPT_XRC_TGT);
+	fsm_expect_masks(test, tgt, FSM_RESPONDER, IB_QP_TIMEOUT);
+
+	id = fsm_id(f);
+	fsm_req_param(f, &p);
+	p.qp_type = IB_QPT_XRC_INI;
+	KUNIT_ASSERT_EQ(test, pdcm_send_req(id, &p), 0);
+	fsm_mk_rep(f, &m, id, f->peer_comm + 1, 0xc0ffee);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_REP_RCVD);
+	fsm_expect_masks(test, id, 0, IB_QP_TIMEOUT | FSM_REQUESTER);
+
+	/* the target, established, destroyed: no DREQ */
+	KUNIT_ASSERT_EQ(test, pdcm_send_rep(tgt, &fsm_rep), 0);
+	fsm_mk(&m, PDCM_ATTR_RTU, tgt, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, tgt->state, PDCM_ESTABLISHED);
+	fsm_destroy(f, tgt);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 0U);
+}
+
+/* A UC QP: no RC attributes at all. */
+static void fsm_uc_qp_attr(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_msg m;
+	struct fsm_ev *e;
+
+	fsm_listen(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.transport_type = PDCM_TRANSPORT_UC;
+	fake_rx(f, &m);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
+	fsm_expect_masks(test, e->id, 0, 0);
+}
+
 static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_table_exhaustive),
 	KUNIT_CASE(fsm_table_names),
@@ -2536,6 +2615,8 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_sidr_dup),
 	KUNIT_CASE(fsm_events_in_order),
 	KUNIT_CASE(fsm_init_qp_attr),
+	KUNIT_CASE(fsm_xrc_qp_attr),
+	KUNIT_CASE(fsm_uc_qp_attr),
 	{}
 };
 
