@@ -193,6 +193,57 @@ static void pdcm_req_event(struct pdcm_conn *conn, const struct pdcm_req *req,
 			conn->id.service_id, &p->addr);
 }
 
+/* The addresses the REQ's packet carried, or false without a GRH. */
+static bool pdcm_rx_gids(const struct pdcm_rx *rx, union ib_gid *sgid,
+			 union ib_gid *dgid)
+{
+	const union rdma_network_hdr *hdr = (const void *)&rx->grh;
+	enum rdma_network_type net = RDMA_NETWORK_IB;
+
+	if (!(rx->wc.wc_flags & IB_WC_GRH))
+		return false;
+	if (rx->wc.wc_flags & IB_WC_WITH_NETWORK_HDR_TYPE)
+		net = rx->wc.network_hdr_type;
+	else if (rdma_protocol_roce(rx->port->dev->ibdev, rx->port->port_num))
+		net = ib_get_rdma_header_version(hdr) == 4 ?
+		      RDMA_NETWORK_IPV4 : RDMA_NETWORK_IPV6;
+	return !ib_get_gids_from_rdma_hdr(hdr, net, sgid, dgid);
+}
+
+static bool pdcm_path_present(const struct pdcm_path *p)
+{
+	return p->local_lid || p->remote_lid ||
+	       memchr_inv(&p->local_gid, 0, sizeof(p->local_gid)) ||
+	       memchr_inv(&p->remote_gid, 0, sizeof(p->remote_gid));
+}
+
+/*
+ * A REQ's paths against how it arrived (IBA Vol. 1 12.6.5, 12.6.7;
+ * Documentation/robustness.rst, "REQ validation"): 0, or the REJ reason,
+ * with @ari the GID the REQ was sent to.
+ */
+static u16 pdcm_req_check_paths(const struct pdcm_rx *rx,
+				const struct pdcm_req *req, union ib_gid *ari)
+{
+	union ib_gid sgid, dgid;
+
+	memset(ari, 0, sizeof(*ari));
+	if (pdcm_rx_gids(rx, &sgid, &dgid)) {
+		*ari = dgid;
+		/* the sender's port is where the packet came from ... */
+		if (memcmp(&req->primary_path.local_gid, &sgid, sizeof(sgid)))
+			return PDCM_REJ_INVALID_GID;
+		/* ... and ours is where it went */
+		if (memcmp(&req->primary_path.remote_gid, &dgid, sizeof(dgid)))
+			return PDCM_REJ_INVALID_GID;
+	}
+	/* no path migration on RoCE (nor LAP, anywhere): no alternate path */
+	if (rdma_protocol_roce(rx->port->dev->ibdev, rx->port->port_num) &&
+	    pdcm_path_present(&req->alternate_path))
+		return PDCM_REJ_INVALID_ALT_GID;
+	return 0;
+}
+
 /* A second copy of a REQ we already own: answer as its state says. */
 void pdcm_dup_req(struct pdcm_conn *dup, const struct pdcm_rx *rx,
 		  const struct pdcm_msg *msg)
@@ -236,6 +287,8 @@ void pdcm_req_work(struct pdcm_work *w)
 	struct sa_path_rec path;
 	struct pdcm_event ev = {};
 	struct pdcm_conn *lconn = w->conn;
+	union ib_gid ari;
+	u16 reason;
 
 	if (READ_ONCE(lconn->destroyed)) {	/* the listen went away */
 		pdcm_reject_req(&w->rx, req, w->msg.hdr.tid,
@@ -247,6 +300,18 @@ void pdcm_req_work(struct pdcm_work *w)
 	if (old) {
 		pdcm_dup_req(old, &w->rx, &w->msg);
 		pdcm_conn_put(old);
+		pdcm_listen_retire(w->listen);
+		return;
+	}
+	reason = pdcm_req_check_paths(&w->rx, req, &ari);
+	if (reason) {
+		struct pdcm_msg m;
+
+		trace_pdcm_drop(PDCM_ATTR_REQ, req->local_comm_id, "bad path");
+		pdcm_rej_msg(&m, w->msg.hdr.tid, 0, req->local_comm_id,
+			     PDCM_MSG_RESPONSE_REQ, reason, &ari, sizeof(ari),
+			     NULL, 0);
+		pdcm_reply(&w->rx, &m);
 		pdcm_listen_retire(w->listen);
 		return;
 	}

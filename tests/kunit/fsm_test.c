@@ -1627,6 +1627,58 @@ static void fsm_send_rej_req_rcvd(struct kunit *test)
 	fsm_passive_req(f, f->peer_comm + 1, 0x112234);
 }
 
+/* The REQ in @m is rejected at once with @reason, the GID it reached as ARI. */
+static void fsm_expect_req_rej(struct kunit *test, struct pdcm_msg *m,
+			       u16 reason)
+{
+	struct fake *f = FAKE(test);
+	unsigned int nsent = f->nsent, nev = fsm_rec.nev;
+	struct fake_sent *s;
+	union ib_gid ours = {};
+
+	ours.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
+	ours.global.interface_id = cpu_to_be64(f->node_guid);
+	fake_rx(f, m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_ASSERT_EQ(test, f->nsent, nsent + 1);
+	s = fake_last(f);
+	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
+	KUNIT_EXPECT_TRUE(test, s->reply);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, reason);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, m->req.local_comm_id);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.msg_rejected, PDCM_MSG_RESPONSE_REQ);
+	KUNIT_ASSERT_EQ(test, s->msg.rej.ari_len, sizeof(ours));
+	KUNIT_EXPECT_EQ(test, memcmp(s->msg.rej.ari, &ours, sizeof(ours)), 0);
+}
+
+/*
+ * REQ validation (issue 12 defect 9, IBA 12.6.5 / 12.6.7): the primary
+ * path's GIDs must be where the REQ came from and went to (REJ 12), and
+ * on RoCE, where there is no path migration, there is no alternate path
+ * (REJ 18).  Nothing is delivered; the backlog slot is not used up.
+ */
+static void fsm_req_bad_paths(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_msg m;
+
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.primary_path.local_gid.raw[15] ^= 1;	/* a spoofed sender */
+	fsm_expect_req_rej(test, &m, PDCM_REJ_INVALID_GID);
+	fsm_mk_req(f, &m, f->peer_comm + 1, 0x112234);
+	m.req.primary_path.remote_gid.raw[15] ^= 1;	/* not our GID */
+	fsm_expect_req_rej(test, &m, PDCM_REJ_INVALID_GID);
+	fsm_mk_req(f, &m, f->peer_comm + 2, 0x112235);
+	m.req.alternate_path.local_lid = 5;
+	fsm_expect_req_rej(test, &m, PDCM_REJ_INVALID_ALT_GID);
+	fsm_mk_req(f, &m, f->peer_comm + 3, 0x112236);
+	m.req.alternate_path.remote_gid.raw[0] = 0xfe;
+	fsm_expect_req_rej(test, &m, PDCM_REJ_INVALID_ALT_GID);
+	/* the one slot is still free: a good REQ is delivered */
+	fsm_passive_req(f, f->peer_comm + 4, 0x112237);
+}
+
 /*
  * A REQ we rejected is forgotten (issue 12 defect 5): the same QP's next
  * REQ, with a new comm ID, is a new request, not a stale connection; and
@@ -2582,6 +2634,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_rej_received),
 	KUNIT_CASE(fsm_send_rej_req_rcvd),
 	KUNIT_CASE(fsm_send_rej_forgets_peer),
+	KUNIT_CASE(fsm_req_bad_paths),
 	KUNIT_CASE(fsm_rep_sent_holds_slot),
 	KUNIT_CASE(fsm_peer_timeouts_capped),
 	KUNIT_CASE(fsm_send_rej_req_sent),
