@@ -442,7 +442,7 @@ static void send_mad(const uint8_t *mad, int len)
 {
 	static void *umad;
 	struct ib_user_mad *u;
-	int attr = get_bits(mad, 128, 16);
+	int attr = get_bits(mad, 128, 16), tries;
 
 	if (!umad)
 		umad = umad_alloc(1, umad_size() + MAD_SIZE);
@@ -457,8 +457,15 @@ static void send_mad(const uint8_t *mad, int len)
 	u->addr.hop_limit = 64;
 	memcpy(u->addr.gid, peer_gid, 16);
 	u->addr.pkey_index = 0;
-	if (umad_send(portid, agent, umad, len, 0, 0) < 0)
-		die("umad_send: %s\n", strerror(errno));
+	/*
+	 * ib_umad refuses (EINVAL) a request whose TID is still in its send
+	 * queue: let the queue drain a little and try again.
+	 */
+	for (tries = 0; umad_send(portid, agent, umad, len, 0, 0) < 0; tries++) {
+		if (errno != EINVAL || tries == 1000)
+			die("umad_send: %s\n", strerror(errno));
+		usleep(100);
+	}
 	sent[attr & 0xff]++;
 	if (verbose)
 		fprintf(stderr, "tx %s\n", attr_name(attr));
@@ -775,7 +782,7 @@ static void cmd_crossed(char **argv)
 		c->state = C_GONE;
 	}
 	drain(secs * 1000);
-	printf("crossed dreps=%lu dreqs_after=%lu\n", rcvd[A_DREP] - p0, dreq_after);
+	printf("crossed_end dreps=%lu dreqs_after=%lu\n", rcvd[A_DREP] - p0, dreq_after);
 }
 
 /*
@@ -785,18 +792,18 @@ static void cmd_crossed(char **argv)
 static void cmd_serve(int argc, char **argv)
 {
 	const char *x = opt(argc, argv, "cross");
-	unsigned long p0 = rcvd[A_DREP];
-	int i, est = 0;
+	unsigned long p0 = rcvd[A_DREP], q0 = rcvd[A_REQ];
+	int i, est = 0, first = nconns;
 
 	passive = 1;
 	cross = x && atoi(x);
 	dreq_first = dreq_after = 0;
 	drain(atoi(argv[1]) * 1000);
 	passive = cross = 0;
-	for (i = 0; i < nconns; i++)
+	for (i = first; i < nconns; i++)
 		est += conns[i].state == C_EST || conns[i].state == C_GONE;
 	printf("serve reqs=%lu connected=%d dreqs_first=%lu dreqs_after=%lu dreps=%lu\n",
-	       rcvd[A_REQ], est, dreq_first, dreq_after, rcvd[A_DREP] - p0);
+	       rcvd[A_REQ] - q0, est, dreq_first, dreq_after, rcvd[A_DREP] - p0);
 }
 
 /* A legitimate REJ (of the REP) on every conn that has a REP and no RTU */
@@ -882,7 +889,7 @@ static void cmd_flood(int argc, char **argv)
 	printf("flood n=%d secs=%.1f rate=%.0f\n", n, (now_ms() - t0) / 1e3,
 	       n * 1e3 / (now_ms() - t0));
 	last = ps ? handshake(num(ps), 1, 5000) : 0;
-	printf("flood probes=%d probe_failed=%d probe_worst_ms=%.0f after_ms=%.0f\n",
+	printf("flood_probes n=%d failed=%d worst_ms=%.0f after_ms=%.0f\n",
 	       probes, bad, worst, last);
 }
 
@@ -900,6 +907,7 @@ static void cmd_storm(char **argv)
 			/* twice: the copy lands while the first is handled */
 			build_req(m, new_tid(), new_id(), sid, conns[i].qpn);
 			send_mad(m, MAD_SIZE);
+			set_bits(m, 64, 64, new_tid());	/* or ib_umad refuses */
 			send_mad(m, MAD_SIZE);
 			total += 2;
 			drain(0);

@@ -15,12 +15,12 @@ suite_begin hostile_forge_peer
 check run hostile "wait tcp:7471 90
 connect 7 tcp:7471
 connect 4 tcp:7472 rtu=0
-forge rej
 forge dreq
 forge rtu
 forge mra msg_mraed=1
 forge drep
 forge rep
+forge rej
 drain 500
 wait tcp:7478 30
 wait tcp:7479 90

@@ -24,7 +24,8 @@ check connect_crossed ulp connect 4 tcp:7490 "$VM_PEER" 0 retries=10 timeout=60
 ulp_note "run 1 "
 check crossed_connected ulp_is "run 1 " connected 4
 check crossed_none_failed ulp_is "run 1 " failed 0
-check crossed_disconnected ulp_is "run 1 " disconnected 4
-check crossed_timewait ulp_is "run 1 " timewait 4
+# the peer's DREQ ended each connection: DREQ_RECEIVED, our DREP
+check crossed_dreq_each sh -c "[ \$(grep -c '^conn 1 .* dreq_rcvd=1 ' $ULP/conns) = 4 ]"
+check crossed_ids_gone wait_for pdcm_no_ids 20
 ulp_teardown "$res0"
 suite_end

@@ -25,8 +25,8 @@ check reuse_two_rejs hval_is "reuse" rejs 2
 check reuse_no_stale hval_is "reuse" stale 0
 check destroy_5_established hval_is "crossed established=5" established 5
 check destroy_pdcm_dreqs hval_is "crossed established=5" dreqs_first 5
-check destroy_all_drep hval_is "crossed dreps=" dreps 5
-check destroy_no_dreq_after hval_is "crossed dreps=" dreqs_after 0
+check destroy_all_drep hval_is crossed_end dreps 5
+check destroy_no_dreq_after hval_is crossed_end dreqs_after 0
 check serve_connected_4 hval_is "serve" connected 4
 check serve_crossed_4 hval_is "serve" dreqs_first 4
 check serve_all_drep hval_is "serve" dreps 4
