@@ -231,9 +231,13 @@ static int pdcm_mad_peer_av(struct pdcm_conn *conn, const struct pdcm_rx *rx)
 static int pdcm_mad_path_av(struct pdcm_conn *conn, struct sa_path_rec *path)
 {
 	struct pdcm_port *port = conn->port;
-	u16 index = 0;
+	u16 index;
 	int ret;
 
+	/* a P_Key the port does not have: no connection, as in ib_cm */
+	if (ib_find_cached_pkey(port->dev->ibdev, port->port_num,
+				be16_to_cpu(path->pkey), &index))
+		return -EINVAL;
 	if (conn->ah_valid) {
 		rdma_destroy_ah_attr(&conn->ah_attr);
 		conn->ah_valid = false;
@@ -243,9 +247,6 @@ static int pdcm_mad_path_av(struct pdcm_conn *conn, struct sa_path_rec *path)
 	if (ret)
 		return ret;
 	conn->ah_valid = true;
-	if (ib_find_cached_pkey(port->dev->ibdev, port->port_num,
-				be16_to_cpu(path->pkey), &index))
-		index = 0;
 	conn->pkey_index = index;
 	return 0;
 }

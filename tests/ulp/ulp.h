@@ -383,6 +383,7 @@ struct ulp_connect_args {
 	bool peer_disc;		/* after the data wait for the peer's DREQ */
 	bool verify;		/* compare echoes, not just their length */
 	u32 qkey;		/* sidr: the UD QP's Q_Key */
+	u16 pkey;		/* connect: this P_Key in the path, not 0xffff */
 	unsigned int no;	/* run number */
 	int gen;		/* ulp_abort_gen when it began */
 };
