@@ -43,8 +43,14 @@ static void pdcm_mad_send_handler(struct ib_mad_agent *agent,
 	const struct ib_mad_hdr *hdr = buf->mad;
 	u16 attr = be16_to_cpu(hdr->attr_id);
 
-	if (buf->retries && attr >= 0x10 && attr < 0x10 + PDCM_NUM_ATTRS)
+	/*
+	 * As ib_cm counts: cm_tx_msgs is every transmission (the first was
+	 * counted when it was posted), cm_tx_retries the repeats.
+	 */
+	if (buf->retries && attr >= 0x10 && attr < 0x10 + PDCM_NUM_ATTRS) {
+		atomic_long_add(buf->retries, &port->cnt.tx[attr - 0x10]);
 		atomic_long_add(buf->retries, &port->cnt.tx_retries[attr - 0x10]);
+	}
 	if (conn) {
 		pdcm_cm_send_done(conn, buf, send_wc->status);
 		pdcm_conn_put(conn);

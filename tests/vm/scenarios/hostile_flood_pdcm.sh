@@ -35,5 +35,13 @@ check pdcm_ids_bounded sh -c "[ $ids -le $((BACKLOG + 20)) ]"
 check slab_growth_bounded sh -c "[ $((slab1 - slab0)) -le $((BACKLOG * 160 + 16384)) ]"
 check l_served ulp_ge "listener L " established 2
 check l_no_errors ulp_is "listener L " errors 0
+# F's REPs were re-sent while nobody answered; once they are all over,
+# cm_tx_msgs/rep counts every transmission, as ib_cm's does (issue 12
+# defect 16): one REP per delivered REQ plus cm_tx_retries/rep
+reps=$(($(ulp_get 'listener L ' reqs) + $(ulp_get 'listener F ' reqs) + $(ulp_get 'listener S ' reqs)))
+check close_all ulp close
+check all_closed ulp_wait_idle 30
+check rep_retries_happened sh -c "[ \$(pdcm_cnt cm_tx_retries rep) -gt 0 ]"
+check tx_counts_retries sh -c "[ \$(pdcm_cnt cm_tx_msgs rep) = \$(($reps + \$(pdcm_cnt cm_tx_retries rep))) ] || { echo tx \$(pdcm_cnt cm_tx_msgs rep) reps $reps retries \$(pdcm_cnt cm_tx_retries rep); false; }"
 ulp_teardown "$res0"
 suite_end
