@@ -12,6 +12,7 @@
 #                           starting with LINE
 #   hval_is LINE FIELD V    ... is V;  hval_ge LINE FIELD N  ... >= N
 #   pdcm_cnt GROUP NAME     B: a port counter of rxe0 port 1
+#   cnt_ge GROUP NAME N     B: ... is at least N
 #   pdcm_ignored            B: rx_dropped plus every cm_rx_duplicates
 #                           counter: what pdcm received and did nothing with
 #   slab_kb                 B: Slab: of /proc/meminfo, in kB
@@ -71,6 +72,13 @@ PORTDIR=/sys/class/infiniband/rxe0/ports/1
 
 pdcm_cnt() {
 	cat "$PORTDIR/$1/$2"
+}
+
+cnt_ge() {
+	_v=$(pdcm_cnt "$1" "$2")
+	[ "$_v" -ge "$3" ] && return 0
+	echo "$1/$2=$_v, expected at least $3"
+	return 1
 }
 
 pdcm_ignored() {
