@@ -30,7 +30,7 @@
  *                 N REQs, each a new comm ID and QPN, never answered;
  *                 with probe_sid, a full handshake to it every K REQs
  *                 and one after the last, timed
- *   storm N SID   per established conn, N REQs (each sent twice) from
+ *   storm N SID   per established conn, N REQs (each sent 4 times) from
  *                 its QPN with new comm IDs
  *   reuse SID     REQ, take the REJ, REQ again from the same QP: the
  *                 second REJ must not be STALE_CONN
@@ -904,12 +904,19 @@ static void cmd_storm(char **argv)
 		if (conns[i].state != C_EST)
 			continue;
 		for (j = 0; j < n; j++) {
-			/* twice: the copy lands while the first is handled */
+			int k;
+
+			/*
+			 * and copies, 50 us apart: one lands while pdcm
+			 * handles the first (found stale, being destroyed)
+			 */
 			build_req(m, new_tid(), new_id(), sid, conns[i].qpn);
-			send_mad(m, MAD_SIZE);
-			set_bits(m, 64, 64, new_tid());	/* or ib_umad refuses */
-			send_mad(m, MAD_SIZE);
-			total += 2;
+			for (k = 0; k < 4; k++) {
+				set_bits(m, 64, 64, new_tid());	/* ib_umad */
+				send_mad(m, MAD_SIZE);
+				usleep(50);
+			}
+			total += 4;
 			drain(0);
 		}
 	}
