@@ -8,24 +8,29 @@
  *   finds the owner without allocating anything -- a REQ or SIDR_REQ must
  *   first match a listen and pass its backlog, anything else must name a
  *   live local comm ID -- and only then queues a work item holding a
- *   reference.  Every work item runs on pdcm_wq, an ordered workqueue,
- *   where fsm.c applies the transition and the ULP's handler is called.
+ *   reference.  A REQ or SIDR_REQ runs as a work item of its own on
+ *   pdcm_wq; everything for an existing conn goes onto that conn's event
+ *   list, which one work item of the conn drains in order.  Events of one
+ *   conn are ordered and never run concurrently; events of different
+ *   conns run concurrently.
  *
- *   send: a ULP call checks and applies the transition under conn->lock,
- *   encodes the message and hands it to the port's transport, which posts
- *   it (with retries for REQ, REP, DREQ and SIDR_REQ) and reports the
- *   outcome back through pdcm_cm_send_done().
+ *   send: a ULP call checks the transition under conn->lock, posts the
+ *   message to the port's transport under the same lock, and changes the
+ *   state only if the post succeeded.  The transport reports the end of a
+ *   retried MAD back through pdcm_cm_send_done().
  *
  * Lock order: pdcm_devices_mutex > conn->lock > pdcm_cm.lock (the remote
  * tables) > the xarray lock.  No lock is held across a handler call.
  *
  * Lifetime: a conn is reference counted.  The creator holds one reference,
- * each queued work item and each MAD in flight one more.  Destroying
- * unhashes the conn (no new references can be taken), does what the
- * protocol requires in its state, drops the creator's reference, and
- * waits for the rest -- except when a handler's non-zero return destroys
- * the conn from pdcm_wq itself, where waiting would deadlock: then the
- * last reference frees the conn.
+ * each queued event and each MAD in flight one more.  Destroying unhashes
+ * the conn (no new references can be taken), does what the protocol
+ * requires in its state, drops the creator's reference, and waits for the
+ * rest -- except when a handler's non-zero return destroys the conn from
+ * its own event work, where waiting would deadlock: then the last
+ * reference frees the conn.  What a timeout, timewait or COMM_EST needs to
+ * reach the ULP is preallocated in the conn (struct pdcm_ev), so no such
+ * event is ever lost to a failed allocation.
  */
 #ifndef _PDCM_CM_H
 #define _PDCM_CM_H
@@ -51,8 +56,36 @@ struct pdcm_remote_key {
 	u64 k[3];
 };
 
-/* Work items waiting on pdcm_wq, at most; past this MADs are dropped. */
+/* Received MADs queued in the whole CM, at most; past this they are dropped. */
 #define PDCM_MAX_PENDING_WORK	4096
+/* Received MADs queued on one conn, at most; past this they are dropped. */
+#define PDCM_CONN_MAX_PENDING	16
+
+/**
+ * enum pdcm_ev_kind - what an entry of a conn's event list carries
+ * @PDCM_EV_KIND_RX: a received message (in a struct pdcm_work)
+ * @PDCM_EV_KIND_DUP_REQ: a REQ for an existing passive conn (a retry)
+ * @PDCM_EV_KIND_SEND_ERROR: the outstanding retried MAD ran out of retries
+ * @PDCM_EV_KIND_TIMEWAIT: timewait is over
+ * @PDCM_EV_KIND_USER_EST: pdcm_notify() established the connection
+ */
+enum pdcm_ev_kind {
+	PDCM_EV_KIND_RX,
+	PDCM_EV_KIND_DUP_REQ,
+	PDCM_EV_KIND_SEND_ERROR,
+	PDCM_EV_KIND_TIMEWAIT,
+	PDCM_EV_KIND_USER_EST,
+};
+
+/**
+ * struct pdcm_ev - an entry of a conn's event list
+ * @node: in pdcm_conn.events, or empty (list_empty()) when not queued
+ * @kind: enum pdcm_ev_kind
+ */
+struct pdcm_ev {
+	struct list_head node;
+	u8 kind;
+};
 
 /**
  * struct pdcm_rx - where a received MAD came from, enough to answer it
@@ -74,6 +107,14 @@ struct pdcm_rx {
  * @refs: see "Lifetime" above
  * @released: completed when @refs reaches zero and a destroyer waits
  * @free_work: frees the conn when nobody waits for it
+ * @ev_work: drains @events, one at a time, on pdcm_wq
+ * @events: queued struct pdcm_ev, oldest first
+ * @npending: received messages among @events (bounded by
+ *	PDCM_CONN_MAX_PENDING)
+ * @err_ev: preallocated: the retried MAD timed out (@err_status)
+ * @err_status: the completion status of the MAD that timed out
+ * @tw_ev: preallocated: timewait is over
+ * @est_ev: preallocated: pdcm_notify(IB_EVENT_COMM_EST)
  * @destroyed: set once by destroy; queued work then skips the handler
  * @no_waiter: the destroyer does not wait: the last put frees
  * @port: the port of the connection, once known
@@ -120,6 +161,13 @@ struct pdcm_conn {
 	refcount_t refs;
 	struct completion released;
 	struct work_struct free_work;
+	struct work_struct ev_work;
+	struct list_head events;
+	unsigned int npending;
+	struct pdcm_ev err_ev;
+	enum ib_wc_status err_status;
+	struct pdcm_ev tw_ev;
+	struct pdcm_ev est_ev;
 	bool destroyed;
 	bool no_waiter;
 
@@ -178,8 +226,10 @@ static inline struct pdcm_conn *to_conn(struct pdcm_id *id)
  * @path_av: build @conn's address from a path (active side)
  *
  * mad.c implements these over the MAD layer; the KUnit suite pdcm_fsm
- * implements them with a recorder.  Called without conn->lock held,
- * except @cancel and @extend, which must not sleep.
+ * implements them with a recorder.  @send, @cancel and @extend are called
+ * with conn->lock held and must not sleep; @send sets conn->msg for a
+ * retried message (cancelling the one it replaces).  @reply, @peer_av and
+ * @path_av are called without it.
  */
 struct pdcm_transport_ops {
 	int (*send)(struct pdcm_conn *conn, const struct pdcm_msg *msg,
@@ -189,6 +239,26 @@ struct pdcm_transport_ops {
 	int (*reply)(const struct pdcm_rx *rx, const struct pdcm_msg *msg);
 	int (*peer_av)(struct pdcm_conn *conn, const struct pdcm_rx *rx);
 	int (*path_av)(struct pdcm_conn *conn, struct sa_path_rec *path);
+};
+
+/**
+ * struct pdcm_transport_up - the one way from a transport up into the CM
+ * @rx: a CM MAD arrived and decoded (process context, may not sleep)
+ * @hold: a MAD of @conn is about to be posted: keep @conn until its
+ *	@send_done
+ * @send_done: a MAD posted for @conn completed (IB_WC_SUCCESS, cancelled
+ *	or out of retries); drops @hold's reference
+ *
+ * A port's transport (port->ops) calls nothing of the connection code by
+ * name: it reaches it only through port->up, which device.c sets to
+ * pdcm_cm_up and the KUnit fake to the same.  So the layers read MAD ->
+ * rx -> connections -> fsm, with no way back.
+ */
+struct pdcm_transport_up {
+	void (*rx)(const struct pdcm_rx *rx, const struct pdcm_msg *msg);
+	void (*hold)(struct pdcm_conn *conn);
+	void (*send_done)(struct pdcm_conn *conn, struct ib_mad_send_buf *msg,
+			  enum ib_wc_status status);
 };
 
 /* fsm.c */
@@ -227,17 +297,29 @@ struct pdcm_conn *pdcm_conn_alloc(struct ib_device *device,
 				  pdcm_handler handler, void *context,
 				  gfp_t gfp);
 int pdcm_conn_hash(struct pdcm_conn *conn);
+void pdcm_conn_set_port(struct pdcm_conn *conn, struct pdcm_port *port);
+struct pdcm_device;
+void pdcm_conns_release_ahs(struct pdcm_device *dev);
 struct pdcm_conn *pdcm_conn_get_by_local_id(u32 local_id);
 void pdcm_conn_get(struct pdcm_conn *conn);
 void pdcm_conn_put(struct pdcm_conn *conn);
 void pdcm_conn_destroy(struct pdcm_conn *conn, bool wait);
 int pdcm_conns_live(void);
 void pdcm_conns_show(struct seq_file *m);
-void pdcm_ids_init(void);
+int pdcm_ids_init(void);
 void pdcm_ids_exit(void);
 
-/* conn.c */
+/* rx.c */
 extern struct workqueue_struct *pdcm_wq;
+extern const struct pdcm_transport_up pdcm_cm_up;
+#if IS_ENABLED(CONFIG_KUNIT)
+extern atomic_t pdcm_pending_work;
+#endif
+bool pdcm_conn_post(struct pdcm_conn *conn, struct pdcm_ev *ev);
+void pdcm_conn_ev_work(struct work_struct *work);
+void pdcm_timewait_fire(struct work_struct *work);
+
+/* conn.c */
 int pdcm_xmit(struct pdcm_conn *conn, struct pdcm_msg *msg,
 	      unsigned int timeout_ms, unsigned int retries);
 void pdcm_reply(const struct pdcm_rx *rx, struct pdcm_msg *msg);
@@ -263,11 +345,14 @@ void pdcm_wire_to_path(const struct pdcm_path *w, const struct pdcm_req *req,
 		       bool roce, struct sa_path_rec *path);
 void pdcm_parse_addr(const void *pdata, size_t len, __be64 service_id,
 		     struct pdcm_addr_info *addr);
+
+/* rx.c */
 void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg);
-void pdcm_cm_send_done(struct pdcm_conn *conn, struct ib_mad_send_buf *msg,
-		       enum ib_wc_status status);
-void pdcm_timewait_work(struct work_struct *work);
 int pdcm_cm_init(void);
 void pdcm_cm_exit(void);
+
+/* disconnect.c */
+void pdcm_cm_send_done(struct pdcm_conn *conn, struct ib_mad_send_buf *msg,
+		       enum ib_wc_status status);
 
 #endif /* _PDCM_CM_H */

@@ -3,14 +3,17 @@
  * Connections, the common part: ids (create, destroy), listening, sending
  * helpers, event delivery and timewait.  The exchanges themselves are in
  * handshake.c (REQ, MRA, REP, RTU) and disconnect.c (REJ, DREQ, DREP,
- * send errors); rx.c queues received messages onto pdcm_wq.
+ * send errors); rx.c queues received messages on their conn.
  *
  * Each exchange has one function per direction.  ULP calls (pdcm_send_*)
- * run in the caller's context: they build the message, step the FSM under
- * conn->lock and hand the message to the transport.  Received messages
- * reach the *_rx() functions on pdcm_wq, where they step the FSM and tell
- * the ULP.  Fields that swap meaning between the two sides (initiator
- * depth and responder resources, the two CM response timeouts) are
+ * run in the caller's context: they build the message, check the
+ * transition and post the message under conn->lock, and step the FSM only
+ * once the post succeeded -- a message that never left changes nothing.
+ * Received messages reach the *_rx() functions from the conn's event list
+ * (rx.c), where they step the FSM and tell the ULP.  Every message a conn
+ * sends is built by one pdcm_*_msg() builder.  Fields that swap meaning
+ * between the two sides (initiator depth and responder resources, the two
+ * CM response timeouts) are
  * swapped in exactly one place: pdcm_req_to_conn() and pdcm_rep_to_conn().
  *
  * Lock order: conn->lock > the remote tables > the id xarray.
@@ -95,9 +98,11 @@ u64 pdcm_node_guid(struct pdcm_port *port)
 
 int pdcm_xmit(struct pdcm_conn *conn, struct pdcm_msg *msg,
 	      unsigned int timeout_ms, unsigned int retries)
+	__must_hold(&conn->lock)
 {
 	int ret;
 
+	lockdep_assert_held(&conn->lock);
 	ret = conn->port->ops->send(conn, msg, timeout_ms, retries);
 	if (!ret) {
 		pdcm_count(conn->port->cnt.tx, msg->hdr.attr_id);
@@ -147,6 +152,59 @@ void pdcm_rej_msg(struct pdcm_msg *m, u64 tid, u32 local_id,
 	trace_pdcm_send_rej(local_id, remote_id, reason);
 }
 
+/* A message of @conn to its peer: the header and both comm IDs. */
+static void pdcm_conn_msg(const struct pdcm_conn *conn, struct pdcm_msg *m,
+			  u16 attr, u64 tid, u32 *local, u32 *remote)
+{
+	memset(m, 0, sizeof(*m));
+	pdcm_wire_init_hdr(&m->hdr, attr, tid);
+	*local = be32_to_cpu(conn->id.local_id);
+	*remote = be32_to_cpu(conn->id.remote_id);
+}
+
+void pdcm_mra_msg(const struct pdcm_conn *conn, struct pdcm_msg *m,
+		  u8 msg_mraed, u8 service_timeout, const void *pdata, u8 len)
+{
+	pdcm_conn_msg(conn, m, PDCM_ATTR_MRA, conn->tid, &m->mra.local_comm_id,
+		      &m->mra.remote_comm_id);
+	m->mra.msg_mraed = msg_mraed;
+	m->mra.service_timeout = service_timeout & 0x1f;
+	if (len)
+		memcpy(m->mra.private_data, pdata, len);
+	m->mra.private_data_len = len;
+}
+
+void pdcm_rtu_msg(const struct pdcm_conn *conn, struct pdcm_msg *m,
+		  const void *pdata, u8 len)
+{
+	pdcm_conn_msg(conn, m, PDCM_ATTR_RTU, conn->tid, &m->rtu.local_comm_id,
+		      &m->rtu.remote_comm_id);
+	if (len)
+		memcpy(m->rtu.private_data, pdata, len);
+	m->rtu.private_data_len = len;
+}
+
+void pdcm_dreq_msg(const struct pdcm_conn *conn, struct pdcm_msg *m, u64 tid,
+		   const void *pdata, u8 len)
+{
+	pdcm_conn_msg(conn, m, PDCM_ATTR_DREQ, tid, &m->dreq.local_comm_id,
+		      &m->dreq.remote_comm_id);
+	m->dreq.remote_qpn_eecn = conn->remote_qpn;
+	if (len)
+		memcpy(m->dreq.private_data, pdata, len);
+	m->dreq.private_data_len = len;
+}
+
+void pdcm_drep_msg(const struct pdcm_conn *conn, struct pdcm_msg *m,
+		   const void *pdata, u8 len)
+{
+	pdcm_conn_msg(conn, m, PDCM_ATTR_DREP, conn->tid, &m->drep.local_comm_id,
+		      &m->drep.remote_comm_id);
+	if (len)
+		memcpy(m->drep.private_data, pdata, len);
+	m->drep.private_data_len = len;
+}
+
 /* Answer a REQ nobody will own: REJ with local comm ID 0. */
 void pdcm_reject_req(const struct pdcm_rx *rx, const struct pdcm_req *req,
 		     u64 tid, u16 reason)
@@ -176,8 +234,9 @@ u8 pdcm_msg_of_state(enum pdcm_state state)
 /* ---- delivering events --------------------------------------------- */
 
 /*
- * Call the ULP's handler.  Only on pdcm_wq, which serialises every event
- * of every id.  A non-zero return destroys the conn, without waiting.
+ * Call the ULP's handler.  Only from the conn's own event work (or the
+ * REQ / SIDR_REQ work that created it), so the events of one conn are
+ * serialised.  A non-zero return destroys the conn, without waiting.
  */
 void pdcm_deliver(struct pdcm_conn *conn, struct pdcm_event *ev)
 {
@@ -229,15 +288,13 @@ void pdcm_enter_timewait(struct pdcm_conn *conn)
 }
 
 /**
- * pdcm_timewait_work() - TIMEWAIT is over
- * @work: the conn's timewait_work
+ * pdcm_timewait_done() - TIMEWAIT is over
+ * @conn: the conn
  *
- * Context: pdcm_wq.
+ * Context: the conn's event work.
  */
-void pdcm_timewait_work(struct work_struct *work)
+void pdcm_timewait_done(struct pdcm_conn *conn)
 {
-	struct pdcm_conn *conn = container_of(to_delayed_work(work),
-					      struct pdcm_conn, timewait_work);
 	int ret;
 
 	spin_lock_irq(&conn->lock);
@@ -247,7 +304,6 @@ void pdcm_timewait_work(struct work_struct *work)
 		pdcm_remote_unlink(conn);
 		pdcm_deliver_simple(conn, PDCM_TIMEWAIT_EXIT, NULL, 0);
 	}
-	pdcm_conn_put(conn);
 }
 
 /**
@@ -310,7 +366,7 @@ int pdcm_active_begin(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
 	port = pdcm_port_find(conn->id.device, port_num);
 	if (!port)
 		return -ENODEV;
-	conn->port = port;
+	pdcm_conn_set_port(conn, port);
 	return port->ops->path_av(conn, path);
 }
 
@@ -323,7 +379,7 @@ int pdcm_active_begin(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
  * @retries: tries after the first
  *
  * If the transport refuses the message, nothing went on the wire and the
- * id goes back to IDLE.
+ * id stays in IDLE.
  *
  * Context: process context.
  * Return: 0, -EINVAL if @ev is no longer allowed, or the transport's error.
@@ -335,17 +391,13 @@ int pdcm_active_send(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
 	int ret;
 
 	spin_lock_irq(&conn->lock);
-	ret = pdcm_fsm_step(conn, ev);
+	ret = pdcm_fsm_next(conn->id.state, ev);
+	if (ret >= 0)
+		ret = pdcm_xmit(conn, m, timeout_ms, retries);
+	if (!ret)
+		pdcm_fsm_step(conn, ev);
 	spin_unlock_irq(&conn->lock);
-	if (ret < 0)
-		return ret;
-	ret = pdcm_xmit(conn, m, timeout_ms, retries);
-	if (ret) {
-		spin_lock_irq(&conn->lock);
-		conn->id.state = PDCM_IDLE;
-		spin_unlock_irq(&conn->lock);
-	}
-	return ret;
+	return ret < 0 ? ret : 0;
 }
 
 /* ---- ids ------------------------------------------------------------ */
@@ -380,28 +432,81 @@ struct pdcm_id *pdcm_create_id(struct ib_device *device, pdcm_handler handler,
 EXPORT_SYMBOL_NS_GPL(pdcm_create_id, PDCM);
 
 /*
- * What the protocol requires of a conn that goes away in its state:
- * REJ TIMEOUT while our REQ is unanswered, REJ CONSUMER_DEFINED in the
- * middle of a handshake, DREQ when connected, DREP when asked to leave,
- * a SIDR_REP REJECT to an unanswered SIDR_REQ.  -ENOMEM from a handler
- * sends nothing, so that the peer retries.
+ * What the protocol requires of a conn that goes away in @state: REJ
+ * TIMEOUT while our REQ is unanswered, REJ CONSUMER_DEFINED in the middle
+ * of a handshake, DREQ when connected, DREP when asked to leave, a
+ * SIDR_REP REJECT to an unanswered SIDR_REQ.  Return: false if nothing.
+ */
+static bool pdcm_leave_msg(struct pdcm_conn *conn, enum pdcm_state state,
+			   struct pdcm_msg *m)
+	__must_hold(&conn->lock)
+{
+	__be64 guid;
+
+	switch (state) {
+	case PDCM_REQ_SENT:
+	case PDCM_MRA_REQ_RCVD:
+		guid = cpu_to_be64(pdcm_node_guid(conn->port));
+		pdcm_rej_msg(m, conn->tid, be32_to_cpu(conn->id.local_id), 0,
+			     PDCM_MSG_RESPONSE_OTHER, PDCM_REJ_TIMEOUT,
+			     &guid, sizeof(guid), NULL, 0);
+		return true;
+	case PDCM_REQ_RCVD:
+	case PDCM_MRA_REQ_SENT:
+	case PDCM_REP_SENT:
+	case PDCM_MRA_REP_RCVD:
+	case PDCM_REP_RCVD:
+	case PDCM_MRA_REP_SENT:
+		pdcm_rej_msg(m, conn->tid,
+			     state == PDCM_REQ_RCVD ? 0 : be32_to_cpu(conn->id.local_id),
+			     be32_to_cpu(conn->id.remote_id),
+			     pdcm_msg_of_state(state), PDCM_REJ_CONSUMER_DEFINED,
+			     NULL, 0, NULL, 0);
+		return true;
+	case PDCM_ESTABLISHED:
+		/* an XRC target leaves silently, as ib_cm's: no DREQ */
+		if (conn->qp_type == IB_QPT_XRC_TGT)
+			return false;
+		pdcm_dreq_msg(conn, m, pdcm_new_tid(conn), NULL, 0);
+		return true;
+	case PDCM_DREQ_RCVD:
+		pdcm_drep_msg(conn, m, NULL, 0);
+		return true;
+	case PDCM_SIDR_REQ_RCVD:
+		memset(m, 0, sizeof(*m));
+		pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_SIDR_REP, conn->tid);
+		m->sidr_rep.request_id = be32_to_cpu(conn->id.remote_id);
+		m->sidr_rep.status = PDCM_SIDR_REJECT;
+		m->sidr_rep.service_id = be64_to_cpu(conn->id.service_id);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The protocol side of destroying a conn (pdcm_leave_msg()), then IDLE.
+ * -ENOMEM from a handler sends nothing, so that the peer retries.
  */
 void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem)
 {
-	struct pdcm_listen *matched;
-	enum pdcm_state state;
+	struct pdcm_listen *matched, *listen = NULL;
 	struct pdcm_msg m;
-	bool send = false;
-	__be64 guid;
 
 	spin_lock_irq(&conn->lock);
-	state = conn->id.state;
 	pdcm_cancel(conn);
+	if (!enomem && conn->port && pdcm_leave_msg(conn, conn->id.state, &m))
+		pdcm_xmit(conn, &m, 0, 0);	/* best effort: we are going */
+	if (conn->id.state == PDCM_LISTEN) {
+		listen = conn->listen;
+		conn->listen = NULL;
+	}
 	conn->id.state = PDCM_IDLE;
 	matched = pdcm_take_matched(conn);
 	spin_unlock_irq(&conn->lock);
+	pdcm_slot_free(matched);
 
-	if (state == PDCM_LISTEN && conn->listen) {
+	if (listen) {
 		/*
 		 * Unlinked, then a grace period: a lookup that found the
 		 * listen before has taken its reference on this conn by now
@@ -409,69 +514,10 @@ void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem)
 		 * listen itself may live on in unanswered children, which
 		 * hold it for their backlog slot only and never touch us.
 		 */
-		pdcm_ltab_remove(pdcm_listens, conn->listen);
+		pdcm_ltab_remove(pdcm_listens, listen);
 		synchronize_rcu();
-		pdcm_listen_put(conn->listen);
-		conn->listen = NULL;
-		return;
+		pdcm_listen_put(listen);
 	}
-	pdcm_slot_free(matched);
-	if (enomem || !conn->port)
-		return;
-
-	switch (state) {
-	case PDCM_REQ_SENT:
-	case PDCM_MRA_REQ_RCVD:
-		guid = cpu_to_be64(pdcm_node_guid(conn->port));
-		pdcm_rej_msg(&m, conn->tid, be32_to_cpu(conn->id.local_id), 0,
-			     PDCM_MSG_RESPONSE_OTHER, PDCM_REJ_TIMEOUT,
-			     &guid, sizeof(guid), NULL, 0);
-		send = true;
-		break;
-	case PDCM_REQ_RCVD:
-	case PDCM_MRA_REQ_SENT:
-	case PDCM_REP_SENT:
-	case PDCM_MRA_REP_RCVD:
-	case PDCM_REP_RCVD:
-	case PDCM_MRA_REP_SENT:
-		pdcm_rej_msg(&m, conn->tid,
-			     state == PDCM_REQ_RCVD ? 0 : be32_to_cpu(conn->id.local_id),
-			     be32_to_cpu(conn->id.remote_id),
-			     pdcm_msg_of_state(state), PDCM_REJ_CONSUMER_DEFINED,
-			     NULL, 0, NULL, 0);
-		send = true;
-		break;
-	case PDCM_ESTABLISHED:
-		/* an XRC target leaves silently, as ib_cm's: no DREQ */
-		if (conn->qp_type == IB_QPT_XRC_TGT)
-			break;
-		memset(&m, 0, sizeof(m));
-		pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_DREQ, pdcm_new_tid(conn));
-		m.dreq.local_comm_id = be32_to_cpu(conn->id.local_id);
-		m.dreq.remote_comm_id = be32_to_cpu(conn->id.remote_id);
-		m.dreq.remote_qpn_eecn = conn->remote_qpn;
-		send = true;
-		break;
-	case PDCM_DREQ_RCVD:
-		memset(&m, 0, sizeof(m));
-		pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_DREP, conn->tid);
-		m.drep.local_comm_id = be32_to_cpu(conn->id.local_id);
-		m.drep.remote_comm_id = be32_to_cpu(conn->id.remote_id);
-		send = true;
-		break;
-	case PDCM_SIDR_REQ_RCVD:
-		memset(&m, 0, sizeof(m));
-		pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_SIDR_REP, conn->tid);
-		m.sidr_rep.request_id = be32_to_cpu(conn->id.remote_id);
-		m.sidr_rep.status = PDCM_SIDR_REJECT;
-		m.sidr_rep.service_id = be64_to_cpu(conn->id.service_id);
-		send = true;
-		break;
-	default:
-		break;
-	}
-	if (send)
-		pdcm_xmit(conn, &m, 0, 0);
 }
 
 /**
@@ -484,7 +530,8 @@ void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem)
  * includes a REQ or SIDR_REQ event being delivered for it; no event of
  * the id starts after destroy began and none runs once it returns.  The
  * listen's unanswered children are not waited for: they stay the ULP's.
- * Must not be called from any handler (see pdcm_handler).
+ * May be called from the handler of another id, never from @id's own
+ * (return non-zero from it instead; see pdcm_handler).
  *
  * Context: process context; sleeps.
  */

@@ -11,29 +11,37 @@
 #include "cm.h"
 
 /**
- * enum pdcm_work_kind - what a work item carries
- * @PDCM_WORK_RX: a received message for an existing conn
- * @PDCM_WORK_REQ: a REQ that matched a listen (no conn yet)
- * @PDCM_WORK_SIDR_REQ: a SIDR_REQ that matched a listen (no conn yet)
- * @PDCM_WORK_SEND_ERROR: the outstanding MAD of a conn failed
- * @PDCM_WORK_USER_EST: pdcm_notify() established the connection
- * @PDCM_WORK_DUP_REQ: a REQ for an existing passive conn (a retry)
+ * enum pdcm_work_kind - what a received-MAD work item carries
+ * @PDCM_WORK_RX: a received message for an existing conn (its event list)
+ * @PDCM_WORK_REQ: a REQ that matched a listen (no conn yet; pdcm_wq)
+ * @PDCM_WORK_SIDR_REQ: a SIDR_REQ that matched a listen (likewise)
+ * @PDCM_WORK_DUP_REQ: a REQ for an existing passive conn (its event list)
  */
 enum pdcm_work_kind {
 	PDCM_WORK_RX,
 	PDCM_WORK_REQ,
 	PDCM_WORK_SIDR_REQ,
-	PDCM_WORK_SEND_ERROR,
-	PDCM_WORK_USER_EST,
 	PDCM_WORK_DUP_REQ,
 };
 
+/**
+ * struct pdcm_work - a received MAD on its way to its owner
+ * @work: runs a REQ or SIDR_REQ on pdcm_wq
+ * @ev: queues any other kind on @conn's event list
+ * @kind: enum pdcm_work_kind
+ * @by_remote: a REJ TIMEOUT found by the peer's comm ID and CA GUID
+ * @conn: the owner (the listening conn for a REQ), with a reference
+ * @listen: the listen that matched a REQ or SIDR_REQ, with a reference
+ * @rx: where it came from
+ * @msg: the decoded message
+ */
 struct pdcm_work {
 	struct work_struct work;
+	struct pdcm_ev ev;
 	enum pdcm_work_kind kind;
+	bool by_remote;
 	struct pdcm_conn *conn;
 	struct pdcm_listen *listen;
-	enum ib_wc_status status;
 	struct pdcm_rx rx;
 	struct pdcm_msg msg;
 };
@@ -53,12 +61,21 @@ void pdcm_cancel(struct pdcm_conn *conn);
 void pdcm_rej_msg(struct pdcm_msg *m, u64 tid, u32 local_id, u32 remote_id,
 		  u8 msg_rejected, u16 reason, const void *ari, u8 ari_len,
 		  const void *pdata, u8 len);
+void pdcm_mra_msg(const struct pdcm_conn *conn, struct pdcm_msg *m,
+		  u8 msg_mraed, u8 service_timeout, const void *pdata, u8 len);
+void pdcm_rtu_msg(const struct pdcm_conn *conn, struct pdcm_msg *m,
+		  const void *pdata, u8 len);
+void pdcm_dreq_msg(const struct pdcm_conn *conn, struct pdcm_msg *m, u64 tid,
+		   const void *pdata, u8 len);
+void pdcm_drep_msg(const struct pdcm_conn *conn, struct pdcm_msg *m,
+		   const void *pdata, u8 len);
 void pdcm_reject_req(const struct pdcm_rx *rx, const struct pdcm_req *req,
 		     u64 tid, u16 reason);
 u8 pdcm_msg_of_state(enum pdcm_state state);
 void pdcm_deliver_simple(struct pdcm_conn *conn, enum pdcm_event_type type,
 			 const void *pdata, u8 len);
 void pdcm_enter_timewait(struct pdcm_conn *conn);
+void pdcm_timewait_done(struct pdcm_conn *conn);
 void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem);
 int pdcm_check_pdata(const void *pdata, u8 len, unsigned int max);
 struct pdcm_listen *pdcm_take_matched(struct pdcm_conn *conn);

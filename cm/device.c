@@ -37,23 +37,69 @@ static unsigned int pdcm_init_ports_claimed;
 
 static struct ib_client pdcm_client;
 
+/**
+ * pdcm_device_init() - set up a zeroed struct pdcm_device
+ * @dev: allocated with room for @nports ports, zeroed
+ * @ibdev: its RDMA device
+ * @nports: ports from rdma_start_port(@ibdev) on
+ *
+ * Context: any.
+ */
+void pdcm_device_init(struct pdcm_device *dev, struct ib_device *ibdev,
+		      u32 nports)
+{
+	u32 i;
+
+	dev->ibdev = ibdev;
+	dev->nports = nports;
+	kref_init(&dev->ref);
+	for (i = 0; i < nports; i++) {
+		dev->port[i].dev = dev;
+		dev->port[i].port_num = rdma_start_port(ibdev) + i;
+		dev->port[i].up = &pdcm_cm_up;
+		rwlock_init(&dev->port[i].agent_lock);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(pdcm_device_init);
+
 static struct pdcm_device *pdcm_device_alloc(struct ib_device *ibdev)
 {
 	u32 nports = rdma_end_port(ibdev) - rdma_start_port(ibdev) + 1;
 	struct pdcm_device *dev;
-	u32 i;
 
 	dev = kzalloc(struct_size(dev, port, nports), GFP_KERNEL);
-	if (!dev)
-		return NULL;
-	dev->ibdev = ibdev;
-	dev->nports = nports;
-	for (i = 0; i < nports; i++) {
-		dev->port[i].dev = dev;
-		dev->port[i].port_num = rdma_start_port(ibdev) + i;
-	}
+	if (dev)
+		pdcm_device_init(dev, ibdev, nports);
 	return dev;
 }
+
+/**
+ * pdcm_device_get() - a conn starts pointing at a port of @dev
+ * @dev: the device
+ *
+ * Context: any.
+ */
+void pdcm_device_get(struct pdcm_device *dev)
+{
+	kref_get(&dev->ref);
+}
+
+static void pdcm_device_free(struct kref *ref)
+{
+	kfree(container_of(ref, struct pdcm_device, ref));
+}
+
+/**
+ * pdcm_device_put() - drop a reference; the last one frees @dev
+ * @dev: the device
+ *
+ * Context: any.
+ */
+void pdcm_device_put(struct pdcm_device *dev)
+{
+	kref_put(&dev->ref, pdcm_device_free);
+}
+EXPORT_SYMBOL_IF_KUNIT(pdcm_device_put);
 
 static void pdcm_device_release_ports(struct pdcm_device *dev)
 {
@@ -96,7 +142,7 @@ static int pdcm_add_one(struct ib_device *ibdev)
 	pdcm_init_ports_claimed += claimed;
 	if (!claimed) {
 		mutex_unlock(&pdcm_devices_mutex);
-		kfree(dev);
+		pdcm_device_put(dev);
 		/* ib_core ignores the value but will not call remove(). */
 		return seen ? -EBUSY : -EOPNOTSUPP;
 	}
@@ -120,14 +166,21 @@ static void pdcm_remove_one(struct ib_device *ibdev, void *client_data)
 	for (i = 0; i < dev->nports; i++)
 		if (dev->port[i].agent)
 			pdcm_counters_remove(&dev->port[i]);
+	/*
+	 * Off the list: no new active conn finds a port of ours.  Without
+	 * agents: nothing more arrives, every send fails, and the MAD layer
+	 * has completed every MAD in flight (their references are gone).
+	 */
 	mutex_lock(&pdcm_devices_mutex);
 	list_del(&dev->list);
 	pdcm_device_release_ports(dev);
 	mutex_unlock(&pdcm_devices_mutex);
-	/* received MADs still queued name this device's ports */
+	/* REQ work already queued sees no agent and makes no conn */
 	flush_workqueue(pdcm_wq);
+	/* what lives on the GSI QP's PD goes before the MAD layer frees it */
+	pdcm_conns_release_ahs(dev);
 	dev_info(&ibdev->dev, "pdcm: released\n");
-	kfree(dev);
+	pdcm_device_put(dev);	/* conns still on it keep it until they go */
 }
 
 /**

@@ -2,19 +2,28 @@
 /*
  * Devices and ports pdcm runs on.
  *
- * Lock order: pdcm_devices_mutex is the outermost lock of the module.
- * A struct pdcm_device lives from the ib_client add() callback to its
- * remove() callback; its ports are fixed for that lifetime.
+ * Lock order: pdcm_devices_mutex is the outermost lock of the module;
+ * conn->lock > port->agent_lock.
+ * A struct pdcm_device is on pdcm_devices from the ib_client add()
+ * callback to its remove() callback, and lives on while a conn still
+ * points at one of its ports (each such conn holds a reference); its
+ * ports are fixed for that lifetime.  remove() takes the ports' MAD
+ * agents away first (port->agent NULL under agent_lock: every later send
+ * fails with -ENODEV), waits for the MAD layer and the queued work, and
+ * destroys the conns' address handles, which live on the GSI QP's PD.
  */
 #ifndef _PDCM_DEVICE_H
 #define _PDCM_DEVICE_H
 
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 
 struct ib_mad_agent;
 struct pdcm_transport_ops;
+struct pdcm_transport_up;
 
 /* CM attributes 0x10..0x1A, the index of every per-attribute counter. */
 #define PDCM_NUM_ATTRS	11
@@ -53,19 +62,27 @@ static inline void pdcm_count(atomic_long_t *per_attr, u16 attr_id)
  * @dev: the device this port belongs to
  * @port_num: IB port number (1-based)
  * @agent: the GSI MAD agent owning the CM class on this port, or NULL if
- *	registration was refused (typically: the in-tree ib_cm owns it)
+ *	registration was refused (typically: the in-tree ib_cm owns it) or
+ *	the device is going away; read under @agent_lock by senders
+ * @agent_lock: keeps @agent alive while a MAD is built and posted
+ * @pd: the GSI QP's PD, for address handles; ib_mad frees it only after
+ *	our remove() returned
  * @reg_err: the errno of a refused registration, 0 when @agent is set
  * @rx_mads: CM MADs received on this port
  * @ops: how the CM sends on this port (mad.c, or a test's fake)
+ * @up: how the transport reaches the CM (pdcm_cm_up)
  * @cnt: counters
  */
 struct pdcm_port {
 	struct pdcm_device *dev;
 	u32 port_num;
 	struct ib_mad_agent *agent;
+	rwlock_t agent_lock;	/* see @agent_lock above */
+	struct ib_pd *pd;
 	int reg_err;
 	atomic_long_t rx_mads;
 	const struct pdcm_transport_ops *ops;
+	const struct pdcm_transport_up *up;
 	struct pdcm_port_counters cnt;
 };
 
@@ -73,12 +90,14 @@ struct pdcm_port {
  * struct pdcm_device - pdcm's view of one ib_device
  * @ibdev: the RDMA device
  * @list: entry in the global device list, under pdcm_devices_mutex
+ * @ref: the device list's reference and one per conn on a port of it
  * @nports: number of entries in @port (rdma_end_port() - start + 1)
  * @port: per-port state, indexed by port_num - rdma_start_port()
  */
 struct pdcm_device {
 	struct ib_device *ibdev;
 	struct list_head list;
+	struct kref ref;
 	u32 nports;
 	struct pdcm_port port[];
 };
@@ -87,5 +106,9 @@ extern struct mutex pdcm_devices_mutex;
 extern struct list_head pdcm_devices;
 
 struct pdcm_port *pdcm_port_find(struct ib_device *ibdev, u32 port_num);
+void pdcm_device_init(struct pdcm_device *dev, struct ib_device *ibdev,
+		      u32 nports);
+void pdcm_device_get(struct pdcm_device *dev);
+void pdcm_device_put(struct pdcm_device *dev);
 
 #endif /* _PDCM_DEVICE_H */

@@ -46,25 +46,28 @@ int pdcm_send_rej(struct pdcm_id *id, u16 reason, const void *ari, u8 ari_len,
 		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);
 	state = conn->id.state;
-	ret = pdcm_fsm_step(conn, PDCM_EV_SEND_REJ);
-	if (ret == PDCM_TIMEWAIT)	/* after our REP: the QP may be in use */
-		pdcm_enter_timewait(conn);
+	ret = pdcm_fsm_next(state, PDCM_EV_SEND_REJ);
 	if (ret >= 0) {
-		pdcm_cancel(conn);
 		pdcm_rej_msg(m, conn->tid,
 			     state == PDCM_REQ_RCVD ? 0 : be32_to_cpu(conn->id.local_id),
 			     be32_to_cpu(conn->id.remote_id),
 			     pdcm_msg_of_state(state), reason, ari, ari_len,
 			     private_data, len);
+		ret = pdcm_xmit(conn, m, 0, 0);
 	}
-	matched = ret >= 0 ? pdcm_take_matched(conn) : NULL;
+	matched = NULL;
+	if (!ret) {
+		pdcm_cancel(conn);
+		ret = pdcm_fsm_step(conn, PDCM_EV_SEND_REJ);
+		if (ret == PDCM_TIMEWAIT)  /* after our REP: the QP may be in use */
+			pdcm_enter_timewait(conn);
+		matched = pdcm_take_matched(conn);
+	}
 	spin_unlock_irqrestore(&conn->lock, flags);
 	pdcm_slot_free(matched);
 	/* back in IDLE: the peer's QP and comm ID are no longer ours */
 	if (ret == PDCM_IDLE)
 		pdcm_remote_unlink(conn);
-	if (ret >= 0)
-		ret = pdcm_xmit(conn, m, 0, 0);
 	kfree(m);
 	return ret < 0 ? ret : 0;
 }
@@ -109,15 +112,19 @@ void pdcm_rej_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
  * @private_data: up to 220 bytes, or NULL
  * @len: its length
  *
+ * As ib_cm, a DREQ that cannot be posted still ends the connection: the id
+ * goes to TIMEWAIT (and TIMEWAIT_EXIT follows) and the error is returned.
+ *
  * Context: any context that may take a spinlock.
  * Return: 0 (the id is in DREQ_SENT); -EINVAL in the wrong state or for
- * too much private data; the transport's error.
+ * too much private data; the transport's error (the id is in TIMEWAIT).
  */
 int pdcm_send_dreq(struct pdcm_id *id, const void *private_data, u8 len)
 {
 	struct pdcm_conn *conn = to_conn(id);
 	unsigned long flags;
 	struct pdcm_msg *m;
+	u64 tid;
 	int ret;
 
 	if (pdcm_check_pdata(private_data, len, PDCM_DREQ_PDATA_SIZE))
@@ -126,21 +133,22 @@ int pdcm_send_dreq(struct pdcm_id *id, const void *private_data, u8 len)
 	if (!m)
 		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);
-	ret = pdcm_fsm_step(conn, PDCM_EV_SEND_DREQ);
+	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_SEND_DREQ);
 	if (ret >= 0) {
-		conn->tid = pdcm_new_tid(conn);
-		pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_DREQ, conn->tid);
-		m->dreq.local_comm_id = be32_to_cpu(conn->id.local_id);
-		m->dreq.remote_comm_id = be32_to_cpu(conn->id.remote_id);
-		m->dreq.remote_qpn_eecn = conn->remote_qpn;
-		if (len)
-			memcpy(m->dreq.private_data, private_data, len);
-		m->dreq.private_data_len = len;
-	}
-	spin_unlock_irqrestore(&conn->lock, flags);
-	if (ret >= 0)
+		tid = pdcm_new_tid(conn);
+		pdcm_dreq_msg(conn, m, tid, private_data, len);
 		ret = pdcm_xmit(conn, m, conn->cm_timeout_ms,
 				pdcm_retries(conn->max_cm_retries));
+		pdcm_fsm_step(conn, PDCM_EV_SEND_DREQ);
+		if (!ret) {
+			conn->tid = tid;
+		} else {
+			/* not posted: leave as if it had timed out */
+			pdcm_fsm_step(conn, PDCM_EV_TIMEOUT);
+			pdcm_enter_timewait(conn);
+		}
+	}
+	spin_unlock_irqrestore(&conn->lock, flags);
 	kfree(m);
 	return ret < 0 ? ret : 0;
 }
@@ -208,18 +216,16 @@ int pdcm_send_drep(struct pdcm_id *id, const void *private_data, u8 len)
 	if (!m)
 		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);
-	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_DREP, conn->tid);
-	m->drep.local_comm_id = be32_to_cpu(conn->id.local_id);
-	m->drep.remote_comm_id = be32_to_cpu(conn->id.remote_id);
-	if (len)
-		memcpy(m->drep.private_data, private_data, len);
-	m->drep.private_data_len = len;
-	ret = pdcm_fsm_step(conn, PDCM_EV_SEND_DREP);
-	if (ret >= 0)
-		pdcm_enter_timewait(conn);
-	spin_unlock_irqrestore(&conn->lock, flags);
-	if (ret >= 0)
+	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_SEND_DREP);
+	if (ret >= 0) {
+		pdcm_drep_msg(conn, m, private_data, len);
 		ret = pdcm_xmit(conn, m, 0, 0);
+	}
+	if (!ret) {
+		pdcm_fsm_step(conn, PDCM_EV_SEND_DREP);
+		pdcm_enter_timewait(conn);
+	}
+	spin_unlock_irqrestore(&conn->lock, flags);
 	kfree(m);
 	return ret < 0 ? ret : 0;
 }
@@ -258,22 +264,20 @@ void pdcm_drep_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 void pdcm_cm_send_done(struct pdcm_conn *conn, struct ib_mad_send_buf *msg,
 		       enum ib_wc_status status)
 {
-	struct pdcm_work *w = NULL;
+	bool failed = false;
 	unsigned long flags;
 
 	spin_lock_irqsave(&conn->lock, flags);
 	if (msg && conn->msg == msg) {
 		conn->msg = NULL;
-		if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR)
-			w = pdcm_work_alloc(conn->port, PDCM_WORK_SEND_ERROR);
+		failed = status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR;
+		if (failed)
+			conn->err_status = status;
 	}
 	spin_unlock_irqrestore(&conn->lock, flags);
-	if (!w)
-		return;
-	pdcm_conn_get(conn);
-	w->conn = conn;
-	w->status = status;
-	pdcm_work_queue(w);
+	/* preallocated in the conn: the timeout always reaches the ULP */
+	if (failed)
+		pdcm_conn_post(conn, &conn->err_ev);
 }
 EXPORT_SYMBOL_IF_KUNIT(pdcm_cm_send_done);
 

@@ -248,27 +248,23 @@ static u16 pdcm_req_check_paths(const struct pdcm_rx *rx,
 void pdcm_dup_req(struct pdcm_conn *dup, const struct pdcm_rx *rx,
 		  const struct pdcm_msg *msg)
 {
-	struct pdcm_msg m;
 	enum pdcm_state state;
-	u8 mra;
+	struct pdcm_msg m;
 
 	pdcm_count(rx->port->cnt.rx_dup, PDCM_ATTR_REQ);
 	spin_lock_irq(&dup->lock);
 	state = dup->id.state;
-	mra = dup->mra_timeout;
-	dup->mra_timeout &= ~PDCM_MRA_FLAG_DELAY;
+	if (state == PDCM_MRA_REQ_SENT) {
+		/* the first MRA of a delayed one goes out now */
+		pdcm_mra_msg(dup, &m, PDCM_MSG_RESPONSE_REQ, dup->mra_timeout,
+			     NULL, 0);
+		if (!pdcm_xmit(dup, &m, 0, 0))
+			dup->mra_timeout &= ~PDCM_MRA_FLAG_DELAY;
+	}
 	spin_unlock_irq(&dup->lock);
 
 	switch (state) {
 	case PDCM_MRA_REQ_SENT:
-		/* the first MRA of a delayed one goes out now */
-		memset(&m, 0, sizeof(m));
-		pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_MRA, dup->tid);
-		m.mra.local_comm_id = be32_to_cpu(dup->id.local_id);
-		m.mra.remote_comm_id = be32_to_cpu(dup->id.remote_id);
-		m.mra.msg_mraed = PDCM_MSG_RESPONSE_REQ;
-		m.mra.service_timeout = mra & 0x1f;
-		pdcm_xmit(dup, &m, 0, 0);
 		break;
 	case PDCM_TIMEWAIT:
 		pdcm_reject_req(rx, &msg->req, msg->hdr.tid, PDCM_REJ_STALE_CONN);
@@ -280,29 +276,40 @@ void pdcm_dup_req(struct pdcm_conn *dup, const struct pdcm_rx *rx,
 	}
 }
 
+/*
+ * A conn made for a REQ that is not delivered after all: nobody knows it
+ * but the tables, so nothing waits for it -- its last reference frees it
+ * (an event some message queued on it meanwhile runs and finds it gone).
+ */
+static void pdcm_req_drop_conn(struct pdcm_conn *conn)
+{
+	spin_lock_irq(&conn->lock);
+	conn->destroyed = true;
+	conn->id.state = PDCM_IDLE;
+	spin_unlock_irq(&conn->lock);
+	pdcm_conn_destroy(conn, false);
+}
+
 void pdcm_req_work(struct pdcm_work *w)
 {
 	const struct pdcm_req *req = &w->msg.req;
+	struct pdcm_conn *lconn = w->conn;
+	struct pdcm_event ev = {};
 	struct pdcm_conn *conn, *old;
 	struct sa_path_rec path;
-	struct pdcm_event ev = {};
-	struct pdcm_conn *lconn = w->conn;
 	union ib_gid ari;
 	u16 reason;
 
 	if (READ_ONCE(lconn->destroyed)) {	/* the listen went away */
 		pdcm_reject_req(&w->rx, req, w->msg.hdr.tid,
 				PDCM_REJ_INVALID_SERVICE_ID);
-		pdcm_listen_retire(w->listen);
-		return;
+		goto retire;
 	}
+	if (!READ_ONCE(w->rx.port->agent))
+		goto retire;	/* the device is going away */
 	old = pdcm_remote_id_find(req->local_comm_id, req->local_ca_guid);
-	if (old) {
-		pdcm_dup_req(old, &w->rx, &w->msg);
-		pdcm_conn_put(old);
-		pdcm_listen_retire(w->listen);
-		return;
-	}
+	if (old)
+		goto dup;
 	reason = pdcm_req_check_paths(&w->rx, req, &ari);
 	if (reason) {
 		struct pdcm_msg m;
@@ -312,29 +319,29 @@ void pdcm_req_work(struct pdcm_work *w)
 			     PDCM_MSG_RESPONSE_REQ, reason, &ari, sizeof(ari),
 			     NULL, 0);
 		pdcm_reply(&w->rx, &m);
-		pdcm_listen_retire(w->listen);
-		return;
+		goto retire;
 	}
 
 	conn = pdcm_conn_alloc(w->rx.port->dev->ibdev, lconn->id.handler,
 			       lconn->id.context, GFP_KERNEL);
 	if (!conn)
-		goto no_conn;
-	conn->port = w->rx.port;
+		goto retire;	/* no answer: the peer retries */
+	pdcm_conn_set_port(conn, w->rx.port);
 	conn->tid = w->msg.hdr.tid;
 	pdcm_req_to_conn(conn, req);
 	if (pdcm_conn_hash(conn) || w->rx.port->ops->peer_av(conn, &w->rx)) {
-		pdcm_conn_destroy(conn, true);
-		goto no_conn;
+		pdcm_req_drop_conn(conn);
+		goto retire;
 	}
 	spin_lock_irq(&conn->lock);
 	pdcm_fsm_step(conn, PDCM_EV_RX_REQ);
 	spin_unlock_irq(&conn->lock);
 
 	old = pdcm_remote_id_insert(conn);
-	if (old) {		/* cannot happen on the ordered queue */
-		pdcm_conn_put(old);
-		goto reject;
+	if (old) {
+		/* a copy of this REQ, handled in parallel, got there first */
+		pdcm_req_drop_conn(conn);
+		goto dup;
 	}
 	old = pdcm_remote_qp_insert(conn);
 	if (old) {
@@ -342,7 +349,8 @@ void pdcm_req_work(struct pdcm_work *w)
 		pdcm_send_dreq(&old->id, NULL, 0);
 		pdcm_conn_put(old);
 		pdcm_reject_req(&w->rx, req, w->msg.hdr.tid, PDCM_REJ_STALE_CONN);
-		goto drop_conn;
+		pdcm_req_drop_conn(conn);
+		goto retire;
 	}
 
 	conn->matched = w->listen;	/* holds the backlog slot */
@@ -351,18 +359,10 @@ void pdcm_req_work(struct pdcm_work *w)
 	pdcm_deliver(conn, &ev);	/* the ULP owns the conn now */
 	return;
 
-reject:
-	pdcm_reject_req(&w->rx, req, w->msg.hdr.tid, PDCM_REJ_NO_RESOURCES);
-drop_conn:
-	spin_lock_irq(&conn->lock);
-	conn->destroyed = true;
-	conn->id.state = PDCM_IDLE;
-	spin_unlock_irq(&conn->lock);
-	pdcm_conn_destroy(conn, true);
-	pdcm_listen_retire(w->listen);
-	return;
-no_conn:
-	/* No answer: the peer retries, as after -ENOMEM in a handler. */
+dup:
+	pdcm_dup_req(old, &w->rx, &w->msg);
+	pdcm_conn_put(old);
+retire:
 	pdcm_listen_retire(w->listen);
 }
 
@@ -397,20 +397,17 @@ int pdcm_send_mra(struct pdcm_id *id, u8 service_timeout,
 	if (!m)
 		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);
-	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_MRA, conn->tid);
-	m->mra.local_comm_id = be32_to_cpu(conn->id.local_id);
-	m->mra.remote_comm_id = be32_to_cpu(conn->id.remote_id);
-	m->mra.msg_mraed = pdcm_msg_of_state(conn->id.state);
-	m->mra.service_timeout = service_timeout & 0x1f;
-	if (len)
-		memcpy(m->mra.private_data, private_data, len);
-	m->mra.private_data_len = len;
-	ret = pdcm_fsm_step(conn, PDCM_EV_SEND_MRA);
-	if (ret >= 0)
+	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_SEND_MRA);
+	if (ret >= 0 && !delay) {
+		pdcm_mra_msg(conn, m, pdcm_msg_of_state(conn->id.state),
+			     service_timeout, private_data, len);
+		ret = pdcm_xmit(conn, m, 0, 0);
+	}
+	if (ret >= 0) {
+		pdcm_fsm_step(conn, PDCM_EV_SEND_MRA);
 		conn->mra_timeout = service_timeout;
+	}
 	spin_unlock_irqrestore(&conn->lock, flags);
-	if (ret >= 0)
-		ret = delay ? 0 : pdcm_xmit(conn, m, 0, 0);
 	kfree(m);
 	return ret < 0 ? ret : 0;
 }
@@ -485,11 +482,6 @@ int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 		kfree(m);
 		return ret;
 	}
-	conn->local_qpn = param->qp_num;
-	conn->rq_psn = param->starting_psn;
-	conn->responder_resources = param->responder_resources;
-	conn->initiator_depth = param->initiator_depth;
-	conn->rnr_retry_count = param->rnr_retry_count;
 	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_REP, conn->tid);
 	m->rep.local_comm_id = be32_to_cpu(conn->id.local_id);
 	m->rep.remote_comm_id = be32_to_cpu(conn->id.remote_id);
@@ -509,15 +501,23 @@ int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 		memcpy(m->rep.private_data, param->private_data,
 		       param->private_data_len);
 	m->rep.private_data_len = param->private_data_len;
-	/*
-	 * The backlog slot stays taken until the RTU (or whatever ends
-	 * REP_SENT): half-open connections are bounded by the backlog, not
-	 * by how many REQs a peer sends and never completes.
-	 */
-	pdcm_fsm_step(conn, PDCM_EV_SEND_REP);
-	spin_unlock_irqrestore(&conn->lock, flags);
 	ret = pdcm_xmit(conn, m, conn->cm_timeout_ms,
 			pdcm_retries(conn->max_cm_retries));
+	if (!ret) {
+		conn->local_qpn = param->qp_num;
+		conn->rq_psn = param->starting_psn;
+		conn->responder_resources = param->responder_resources;
+		conn->initiator_depth = param->initiator_depth;
+		conn->rnr_retry_count = param->rnr_retry_count;
+		/*
+		 * The backlog slot stays taken until the RTU (or whatever
+		 * ends REP_SENT): half-open connections are bounded by the
+		 * backlog, not by how many REQs a peer sends and never
+		 * completes.
+		 */
+		pdcm_fsm_step(conn, PDCM_EV_SEND_REP);
+	}
+	spin_unlock_irqrestore(&conn->lock, flags);
 	kfree(m);
 	return ret;
 }
@@ -541,27 +541,18 @@ static void pdcm_rep_to_conn(struct pdcm_conn *conn, const struct pdcm_rep *rep)
 static void pdcm_dup_rep(struct pdcm_conn *conn)
 {
 	struct pdcm_msg m;
-	enum pdcm_state state;
 
 	pdcm_count(conn->port->cnt.rx_dup, PDCM_ATTR_REP);
 	spin_lock_irq(&conn->lock);
-	state = conn->id.state;
-	spin_unlock_irq(&conn->lock);
-	memset(&m, 0, sizeof(m));
-	if (state == PDCM_ESTABLISHED) {
-		pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_RTU, conn->tid);
-		m.rtu.local_comm_id = be32_to_cpu(conn->id.local_id);
-		m.rtu.remote_comm_id = be32_to_cpu(conn->id.remote_id);
-	} else if (state == PDCM_MRA_REP_SENT) {
-		pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_MRA, conn->tid);
-		m.mra.local_comm_id = be32_to_cpu(conn->id.local_id);
-		m.mra.remote_comm_id = be32_to_cpu(conn->id.remote_id);
-		m.mra.msg_mraed = PDCM_MSG_RESPONSE_REP;
-		m.mra.service_timeout = conn->mra_timeout & 0x1f;
-	} else {
-		return;
+	if (conn->id.state == PDCM_ESTABLISHED) {
+		pdcm_rtu_msg(conn, &m, NULL, 0);
+		pdcm_xmit(conn, &m, 0, 0);
+	} else if (conn->id.state == PDCM_MRA_REP_SENT) {
+		pdcm_mra_msg(conn, &m, PDCM_MSG_RESPONSE_REP, conn->mra_timeout,
+			     NULL, 0);
+		pdcm_xmit(conn, &m, 0, 0);
 	}
-	pdcm_xmit(conn, &m, 0, 0);
+	spin_unlock_irq(&conn->lock);
 }
 
 void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
@@ -640,16 +631,14 @@ int pdcm_send_rtu(struct pdcm_id *id, const void *private_data, u8 len)
 	if (!m)
 		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);
-	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_RTU, conn->tid);
-	m->rtu.local_comm_id = be32_to_cpu(conn->id.local_id);
-	m->rtu.remote_comm_id = be32_to_cpu(conn->id.remote_id);
-	if (len)
-		memcpy(m->rtu.private_data, private_data, len);
-	m->rtu.private_data_len = len;
-	ret = pdcm_fsm_step(conn, PDCM_EV_SEND_RTU);
-	spin_unlock_irqrestore(&conn->lock, flags);
-	if (ret >= 0)
+	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_SEND_RTU);
+	if (ret >= 0) {
+		pdcm_rtu_msg(conn, m, private_data, len);
 		ret = pdcm_xmit(conn, m, 0, 0);
+	}
+	if (!ret)
+		pdcm_fsm_step(conn, PDCM_EV_SEND_RTU);
+	spin_unlock_irqrestore(&conn->lock, flags);
 	kfree(m);
 	return ret < 0 ? ret : 0;
 }
@@ -682,7 +671,8 @@ void pdcm_rtu_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
  * @event: IB_EVENT_COMM_EST: data arrived before the RTU, the connection
  *	is established (passive side, REP_SENT or MRA_REP_RCVD)
  *
- * The USER_ESTABLISHED event follows on pdcm_wq.
+ * The USER_ESTABLISHED event follows from the conn's event list; it is
+ * preallocated, so this cannot fail for want of memory.
  *
  * Context: any context that may take a spinlock (QP event handlers).
  * Return: 0, or -EINVAL in the wrong state or for another event.
@@ -691,15 +681,11 @@ int pdcm_notify(struct pdcm_id *id, enum ib_event_type event)
 {
 	struct pdcm_conn *conn = to_conn(id);
 	struct pdcm_listen *matched = NULL;
-	struct pdcm_work *w;
 	unsigned long flags;
 	int ret;
 
 	if (event != IB_EVENT_COMM_EST)
 		return -EINVAL;
-	w = pdcm_work_alloc(conn->port, PDCM_WORK_USER_EST);
-	if (!w)
-		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);
 	ret = pdcm_fsm_step(conn, PDCM_EV_COMM_EST);
 	if (ret >= 0) {
@@ -708,14 +694,10 @@ int pdcm_notify(struct pdcm_id *id, enum ib_event_type event)
 	}
 	spin_unlock_irqrestore(&conn->lock, flags);
 	pdcm_slot_free(matched);
-	if (ret < 0) {
-		pdcm_work_free(w);
+	if (ret < 0)
 		return ret;
-	}
-	/* USER_ESTABLISHED goes through pdcm_wq, in order with the rest */
-	pdcm_conn_get(conn);
-	w->conn = conn;
-	pdcm_work_queue(w);
+	/* USER_ESTABLISHED comes in order with the conn's other events */
+	pdcm_conn_post(conn, &conn->est_ev);
 	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(pdcm_notify, PDCM);

@@ -2,35 +2,80 @@
 /*
  * pdcm_id lifetime: allocation, references, local comm IDs, destroy.
  *
- * Local comm IDs come from an xarray, allocated cyclically (an ID is not
- * reused soon after it was freed, so late MADs for a dead connection find
- * nothing) and XORed with a random operand drawn at load time (IDs are not
- * predictable across boots).  Lookups run under RCU and take a reference
- * with refcount_inc_not_zero(): a conn whose last reference is gone is
- * never returned.
+ * Local comm IDs are indexes of an xarray, allocated cyclically (an index
+ * is not reused soon after it was freed, so late MADs for a dead
+ * connection find nothing), and put on the wire through a keyed
+ * permutation of the 32-bit space: a four-round Feistel network whose
+ * round function is hsiphash under a key drawn at load time.  Knowing its
+ * own comm IDs tells a peer nothing about anyone else's, so it cannot
+ * guess the ID of another connection to forge a REJ or DREQ for it.  The
+ * index that the permutation maps to 0 is reserved: 0 means "no ID" on
+ * the wire.  Lookups run under RCU and take a reference with
+ * refcount_inc_not_zero(): a conn whose last reference is gone is never
+ * returned.
  *
  * Lock order: conn->lock > pdcm_ids (xa_lock).
  */
 #include <kunit/visibility.h>
 #include <linux/random.h>
 #include <linux/seq_file.h>
+#include <linux/siphash.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
 #include "cm.h"
+#include "device.h"
 #include "listen.h"
 #include "remote.h"
 
 static DEFINE_XARRAY_FLAGS(pdcm_ids, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 static u32 pdcm_ids_next;
-static u32 pdcm_id_operand;
+static hsiphash_key_t pdcm_id_key;
+static u32 pdcm_id_zero;	/* the index whose ID would be 0: reserved */
 static atomic_t pdcm_conns_nr = ATOMIC_INIT(0);
 /* Every conn, for debugfs; under pdcm_conns_lock. */
 static LIST_HEAD(pdcm_conns);
 static DEFINE_SPINLOCK(pdcm_conns_lock);
 
+#define PDCM_ID_ROUNDS	4
+
+static u32 pdcm_id_round(u32 half, unsigned int round)
+{
+	return hsiphash_2u32(half, round, &pdcm_id_key) & 0xffff;
+}
+
+/* xarray index -> local comm ID on the wire */
+static u32 pdcm_id_of_index(u32 idx)
+{
+	u32 l = idx >> 16, r = idx & 0xffff, t;
+	unsigned int i;
+
+	for (i = 0; i < PDCM_ID_ROUNDS; i++) {
+		t = l ^ pdcm_id_round(r, i);
+		l = r;
+		r = t;
+	}
+	return l << 16 | r;
+}
+
+/* local comm ID -> xarray index: pdcm_id_of_index() backwards */
+static u32 pdcm_index_of_id(u32 id)
+{
+	u32 l = id >> 16, r = id & 0xffff, t;
+	unsigned int i;
+
+	for (i = PDCM_ID_ROUNDS; i-- > 0;) {
+		t = r ^ pdcm_id_round(l, i);
+		r = l;
+		l = t;
+	}
+	return l << 16 | r;
+}
+
 static void pdcm_conn_free(struct pdcm_conn *conn)
 {
+	/* an event that dropped the last reference may still be returning */
+	cancel_work_sync(&conn->ev_work);
 	if (conn->ah)
 		rdma_destroy_ah(conn->ah, RDMA_DESTROY_AH_SLEEPABLE);
 	if (conn->ah_valid)
@@ -38,6 +83,8 @@ static void pdcm_conn_free(struct pdcm_conn *conn)
 	spin_lock_irq(&pdcm_conns_lock);
 	list_del(&conn->list);
 	spin_unlock_irq(&pdcm_conns_lock);
+	if (conn->port)
+		pdcm_device_put(conn->port->dev);
 	atomic_dec(&pdcm_conns_nr);
 	kfree(conn);
 }
@@ -74,7 +121,15 @@ struct pdcm_conn *pdcm_conn_alloc(struct ib_device *device,
 	refcount_set(&conn->refs, 1);
 	init_completion(&conn->released);
 	INIT_WORK(&conn->free_work, pdcm_conn_free_work);
-	INIT_DELAYED_WORK(&conn->timewait_work, pdcm_timewait_work);
+	INIT_WORK(&conn->ev_work, pdcm_conn_ev_work);
+	INIT_LIST_HEAD(&conn->events);
+	INIT_LIST_HEAD(&conn->err_ev.node);
+	conn->err_ev.kind = PDCM_EV_KIND_SEND_ERROR;
+	INIT_LIST_HEAD(&conn->tw_ev.node);
+	conn->tw_ev.kind = PDCM_EV_KIND_TIMEWAIT;
+	INIT_LIST_HEAD(&conn->est_ev.node);
+	conn->est_ev.kind = PDCM_EV_KIND_USER_EST;
+	INIT_DELAYED_WORK(&conn->timewait_work, pdcm_timewait_fire);
 	RB_CLEAR_NODE(&conn->remote_id_node);
 	RB_CLEAR_NODE(&conn->remote_qp_node);
 	conn->created = jiffies;
@@ -83,6 +138,55 @@ struct pdcm_conn *pdcm_conn_alloc(struct ib_device *device,
 	spin_unlock_irqrestore(&pdcm_conns_lock, flags);
 	atomic_inc(&pdcm_conns_nr);
 	return conn;
+}
+
+/**
+ * pdcm_conn_set_port() - the port a conn runs on, once known
+ * @conn: the conn
+ * @port: the port; the conn holds its device until it is freed
+ *
+ * Context: any; called before the conn sends anything.
+ */
+void pdcm_conn_set_port(struct pdcm_conn *conn, struct pdcm_port *port)
+{
+	pdcm_device_get(port->dev);
+	if (conn->port)
+		pdcm_device_put(conn->port->dev);
+	conn->port = port;
+}
+
+/**
+ * pdcm_conns_release_ahs() - destroy the address handles of @dev's conns
+ * @dev: a device whose MAD agents are gone
+ *
+ * They live on the GSI QP's PD, which the MAD layer frees once pdcm's
+ * remove() returned; their address attributes hold references on the
+ * device's GID table.  No conn can make a new one: sends fail without
+ * the agent.
+ *
+ * Context: process context.
+ */
+void pdcm_conns_release_ahs(struct pdcm_device *dev)
+{
+	struct pdcm_conn *conn;
+	struct ib_ah *ah;
+
+	spin_lock_irq(&pdcm_conns_lock);
+	list_for_each_entry(conn, &pdcm_conns, list) {
+		if (!conn->port || conn->port->dev != dev)
+			continue;
+		spin_lock(&conn->lock);
+		ah = conn->ah;
+		conn->ah = NULL;
+		if (conn->ah_valid) {	/* its GID entry's reference too */
+			rdma_destroy_ah_attr(&conn->ah_attr);
+			conn->ah_valid = false;
+		}
+		spin_unlock(&conn->lock);
+		if (ah)
+			rdma_destroy_ah(ah, 0);
+	}
+	spin_unlock_irq(&pdcm_conns_lock);
 }
 
 /**
@@ -104,7 +208,7 @@ int pdcm_conn_hash(struct pdcm_conn *conn)
 	xa_unlock_irqrestore(&pdcm_ids, flags);
 	if (ret < 0)
 		return ret;
-	conn->id.local_id = cpu_to_be32(idx ^ pdcm_id_operand);
+	conn->id.local_id = cpu_to_be32(pdcm_id_of_index(idx));
 	return 0;
 }
 
@@ -115,7 +219,7 @@ static void pdcm_conn_unhash(struct pdcm_conn *conn)
 	if (!conn->id.local_id)
 		return;
 	xa_lock_irqsave(&pdcm_ids, flags);
-	__xa_erase(&pdcm_ids, be32_to_cpu(conn->id.local_id) ^ pdcm_id_operand);
+	__xa_erase(&pdcm_ids, pdcm_index_of_id(be32_to_cpu(conn->id.local_id)));
 	xa_unlock_irqrestore(&pdcm_ids, flags);
 }
 
@@ -131,7 +235,7 @@ struct pdcm_conn *pdcm_conn_get_by_local_id(u32 local_id)
 	struct pdcm_conn *conn;
 
 	rcu_read_lock();
-	conn = xa_load(&pdcm_ids, local_id ^ pdcm_id_operand);
+	conn = local_id ? xa_load(&pdcm_ids, pdcm_index_of_id(local_id)) : NULL;
 	if (conn && !refcount_inc_not_zero(&conn->refs))
 		conn = NULL;
 	rcu_read_unlock();
@@ -165,7 +269,7 @@ void pdcm_conn_put(struct pdcm_conn *conn)
 	if (!refcount_dec_and_test(&conn->refs))
 		return;
 	if (READ_ONCE(conn->no_waiter))
-		queue_work(system_wq, &conn->free_work);
+		queue_work(pdcm_wq, &conn->free_work);
 	else
 		complete(&conn->released);
 }
@@ -175,7 +279,8 @@ EXPORT_SYMBOL_IF_KUNIT(pdcm_conn_put);
  * pdcm_conn_destroy() - unhash a conn and drop the creator's reference
  * @conn: the conn; the caller's reference is the creator's
  * @wait: wait until every other reference is gone and free the conn;
- *	false from pdcm_wq, where the last put frees it
+ *	false from the conn's own event work (a handler's non-zero return)
+ *	or where nothing may wait: then the last put frees it
  *
  * The protocol side of destroying (REJ, DREQ, ...) has been done by the
  * caller.  After this no lookup finds @conn.
@@ -238,13 +343,16 @@ void pdcm_conns_show(struct seq_file *m)
 }
 
 /**
- * pdcm_ids_init() - draw the random operand of local comm IDs
+ * pdcm_ids_init() - draw the key of local comm IDs
  *
  * Context: module init.
+ * Return: 0 or -ENOMEM.
  */
-void pdcm_ids_init(void)
+int pdcm_ids_init(void)
 {
-	pdcm_id_operand = get_random_u32();
+	get_random_bytes(&pdcm_id_key, sizeof(pdcm_id_key));
+	pdcm_id_zero = pdcm_index_of_id(0);
+	return xa_reserve_irq(&pdcm_ids, pdcm_id_zero, GFP_KERNEL);
 }
 
 /**
@@ -254,5 +362,8 @@ void pdcm_ids_init(void)
  */
 void pdcm_ids_exit(void)
 {
+	xa_lock_irq(&pdcm_ids);
+	__xa_erase(&pdcm_ids, pdcm_id_zero);
+	xa_unlock_irq(&pdcm_ids);
 	WARN_ON(!xa_empty(&pdcm_ids));
 }

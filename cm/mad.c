@@ -51,10 +51,9 @@ static void pdcm_mad_send_handler(struct ib_mad_agent *agent,
 		atomic_long_add(buf->retries, &port->cnt.tx[attr - 0x10]);
 		atomic_long_add(buf->retries, &port->cnt.tx_retries[attr - 0x10]);
 	}
-	if (conn) {
-		pdcm_cm_send_done(conn, buf, send_wc->status);
-		pdcm_conn_put(conn);
-	} else if (buf->context[1] == PDCM_REPLY_AH) {
+	if (conn)
+		port->up->send_done(conn, buf, send_wc->status);
+	else if (buf->context[1] == PDCM_REPLY_AH) {
 		rdma_destroy_ah(buf->ah, 0);
 	}
 	ib_free_send_mad(buf);
@@ -89,7 +88,7 @@ static void pdcm_mad_recv_handler(struct ib_mad_agent *agent,
 	rx.wc = *recv_wc->wc;
 	if (rx.wc.wc_flags & IB_WC_GRH)
 		rx.grh = *recv_wc->recv_buf.grh;
-	pdcm_cm_rx(&rx, &msg);
+	port->up->rx(&rx, &msg);
 out:
 	ib_free_recv_mad(recv_wc);
 }
@@ -101,6 +100,7 @@ static struct ib_mad_send_buf *pdcm_mad_alloc(struct pdcm_port *port,
 	struct ib_mad_send_buf *buf;
 	int ret;
 
+	lockdep_assert_held_read(&port->agent_lock);
 	buf = ib_create_send_mad(port->agent, 1, pkey_index, 0, IB_MGMT_MAD_HDR,
 				 IB_MGMT_MAD_DATA, GFP_ATOMIC,
 				 IB_MGMT_BASE_VERSION);
@@ -114,67 +114,75 @@ static struct ib_mad_send_buf *pdcm_mad_alloc(struct pdcm_port *port,
 	return buf;
 }
 
-/* The conn's address handle, made on first use and kept until it dies. */
+/*
+ * The conn's address handle, made on first use and kept until the conn
+ * or its device goes (pdcm_conns_release_ahs()).
+ */
 static struct ib_ah *pdcm_conn_ah(struct pdcm_conn *conn)
+	__must_hold(&conn->lock)
 {
-	struct ib_ah *ah, *old;
+	struct ib_ah *ah;
 
-	ah = READ_ONCE(conn->ah);
-	if (ah)
-		return ah;
+	lockdep_assert_held(&conn->lock);
+	lockdep_assert_held_read(&conn->port->agent_lock);
+	if (conn->ah)
+		return conn->ah;
 	if (!conn->ah_valid)
 		return ERR_PTR(-EINVAL);
-	ah = rdma_create_ah(conn->port->agent->qp->pd, &conn->ah_attr, 0);
-	if (IS_ERR(ah))
-		return ah;
-	old = cmpxchg(&conn->ah, NULL, ah);
-	if (old) {
-		rdma_destroy_ah(ah, 0);
-		return old;
-	}
+	ah = rdma_create_ah(conn->port->pd, &conn->ah_attr, 0);
+	if (!IS_ERR(ah))
+		conn->ah = ah;
 	return ah;
 }
 
 static int pdcm_mad_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 			 unsigned int timeout_ms, unsigned int retries)
+	__must_hold(&conn->lock)
 {
 	struct pdcm_port *port = conn->port;
 	struct ib_mad_send_buf *buf;
-	unsigned long flags;
 	struct ib_ah *ah;
 	int ret;
 
-	if (!port->agent)
-		return -ENODEV;
+	lockdep_assert_held(&conn->lock);
+	read_lock(&port->agent_lock);
+	if (!port->agent) {
+		ret = -ENODEV;
+		goto out;
+	}
 	ah = pdcm_conn_ah(conn);
-	if (IS_ERR(ah))
-		return PTR_ERR(ah);
+	if (IS_ERR(ah)) {
+		ret = PTR_ERR(ah);
+		goto out;
+	}
 	buf = pdcm_mad_alloc(port, conn->pkey_index, msg);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
+	if (IS_ERR(buf)) {
+		ret = PTR_ERR(buf);
+		goto out;
+	}
 	buf->ah = ah;
 	buf->timeout_ms = timeout_ms;
 	buf->retries = timeout_ms ? retries : 0;
 	buf->context[0] = conn;
-	pdcm_conn_get(conn);
+	ret = ib_post_send_mad(buf, NULL);
+	if (ret) {
+		ib_free_send_mad(buf);
+		goto out;
+	}
+	/*
+	 * The completion now comes, and with it send_done, which drops this
+	 * reference only after it took conn->lock -- held here until we
+	 * are done, so the hold is always first.
+	 */
+	port->up->hold(conn);
 	if (timeout_ms) {
-		spin_lock_irqsave(&conn->lock, flags);
+		/* the one it replaces completes as cancelled: nobody waits */
 		if (conn->msg)
 			ib_cancel_mad(conn->msg);
 		conn->msg = buf;
-		spin_unlock_irqrestore(&conn->lock, flags);
 	}
-	ret = ib_post_send_mad(buf, NULL);
-	if (ret) {
-		if (timeout_ms) {
-			spin_lock_irqsave(&conn->lock, flags);
-			if (conn->msg == buf)
-				conn->msg = NULL;
-			spin_unlock_irqrestore(&conn->lock, flags);
-		}
-		pdcm_conn_put(conn);
-		ib_free_send_mad(buf);
-	}
+out:
+	read_unlock(&port->agent_lock);
 	return ret;
 }
 
@@ -196,26 +204,32 @@ static int pdcm_mad_reply(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 {
 	struct pdcm_port *port = rx->port;
 	struct ib_mad_send_buf *buf;
+	unsigned long flags;
 	struct ib_ah *ah;
 	int ret;
 
-	ah = ib_create_ah_from_wc(port->agent->qp->pd, &rx->wc,
+	/* may sleep: before the lock (the PD outlives our remove()) */
+	ah = ib_create_ah_from_wc(port->pd, &rx->wc,
 				  rx->wc.wc_flags & IB_WC_GRH ? &rx->grh : NULL,
 				  port->port_num);
 	if (IS_ERR(ah))
 		return PTR_ERR(ah);
-	buf = pdcm_mad_alloc(port, rx->wc.pkey_index, msg);
+	read_lock_irqsave(&port->agent_lock, flags);
+	buf = port->agent ? pdcm_mad_alloc(port, rx->wc.pkey_index, msg) :
+	      ERR_PTR(-ENODEV);
 	if (IS_ERR(buf)) {
-		rdma_destroy_ah(ah, 0);
-		return PTR_ERR(buf);
+		ret = PTR_ERR(buf);
+		goto out;
 	}
 	buf->ah = ah;
 	buf->context[1] = PDCM_REPLY_AH;
 	ret = ib_post_send_mad(buf, NULL);
-	if (ret) {
+	if (ret)
 		ib_free_send_mad(buf);
+out:
+	read_unlock_irqrestore(&port->agent_lock, flags);
+	if (ret)
 		rdma_destroy_ah(ah, 0);
-	}
 	return ret;
 }
 
@@ -298,7 +312,10 @@ int pdcm_mad_register(struct pdcm_port *port)
 		port->reg_err = PTR_ERR(agent);
 		return port->reg_err;
 	}
+	port->pd = agent->qp->pd;
+	write_lock_irq(&port->agent_lock);
 	port->agent = agent;
+	write_unlock_irq(&port->agent_lock);
 	port->reg_err = 0;
 
 	ret = ib_modify_port(ibdev, port->port_num, 0, &modify);
@@ -319,11 +336,17 @@ int pdcm_mad_register(struct pdcm_port *port)
 void pdcm_mad_unregister(struct pdcm_port *port)
 {
 	struct ib_port_modify modify = { .clr_port_cap_mask = IB_PORT_CM_SUP };
+	struct ib_mad_agent *agent;
 
 	lockdep_assert_held(&pdcm_devices_mutex);
-	if (!port->agent)
+	/* first out of reach of senders, then freed */
+	write_lock_irq(&port->agent_lock);
+	agent = port->agent;
+	port->agent = NULL;
+	write_unlock_irq(&port->agent_lock);
+	if (!agent)
 		return;
 	ib_modify_port(port->dev->ibdev, port->port_num, 0, &modify);
-	ib_unregister_mad_agent(port->agent);
-	port->agent = NULL;
+	/* waits for the handlers and completes every MAD still in flight */
+	ib_unregister_mad_agent(agent);
 }

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Receive dispatch and pdcm_wq.  A received MAD is matched to its owner
- * without allocating -- a REQ or SIDR_REQ to a listen that admits it, any
- * other message to a live local comm ID -- and only then queued as a work
- * item holding references.  Every work item runs on pdcm_wq, one ordered
- * workqueue: the transitions of all ids, and every ULP handler, run there
- * one at a time, in order.
+ * Receive dispatch, pdcm_wq and the conns' event lists.  A received MAD
+ * is matched to its owner without allocating -- a REQ or SIDR_REQ to a
+ * listen that admits it, any other message to a live local comm ID -- and
+ * only then queued, holding references.  A REQ or SIDR_REQ (no conn yet)
+ * runs as a work item of its own; everything else goes onto its conn's
+ * event list, which the conn's ev_work drains in order.  pdcm_wq is not
+ * ordered: the events of one conn run one at a time and in order, those of
+ * different conns in parallel, so a handler that sleeps holds up only its
+ * own connection.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <kunit/visibility.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <asm/unaligned.h>
 #include <rdma/ib_mad.h>
 #include <asm/unaligned.h>
 
@@ -24,7 +28,9 @@
 
 struct workqueue_struct *pdcm_wq;
 EXPORT_SYMBOL_IF_KUNIT(pdcm_wq);
-static atomic_t pdcm_pending_work = ATOMIC_INIT(0);
+/* received MADs queued in the CM (read by the KUnit suite pdcm_fsm) */
+VISIBLE_IF_KUNIT atomic_t pdcm_pending_work = ATOMIC_INIT(0);
+EXPORT_SYMBOL_IF_KUNIT(pdcm_pending_work);
 
 /* ---- work items ---------------------------------------------------- */
 
@@ -47,7 +53,10 @@ struct pdcm_work *pdcm_work_alloc(struct pdcm_port *port,
 		return NULL;
 	}
 	INIT_WORK(&w->work, pdcm_work_fn);
+	INIT_LIST_HEAD(&w->ev.node);
 	w->kind = kind;
+	w->ev.kind = kind == PDCM_WORK_DUP_REQ ? PDCM_EV_KIND_DUP_REQ :
+		     PDCM_EV_KIND_RX;
 	return w;
 }
 
@@ -66,15 +75,169 @@ void pdcm_work_queue(struct pdcm_work *w)
 	queue_work(pdcm_wq, &w->work);
 }
 
+/* ---- a conn's event list -------------------------------------------- */
+
+/**
+ * pdcm_conn_post() - queue an event on its conn
+ * @conn: the conn
+ * @ev: a preallocated event of @conn (not queued twice: a second post of
+ *	a queued one is a no-op), or the &w->ev of a struct pdcm_work
+ *
+ * The event takes a reference on @conn until it has run.  At most
+ * PDCM_CONN_MAX_PENDING received messages wait on one conn: past that a
+ * struct pdcm_work is refused (the caller frees it, the peer retries).
+ *
+ * Context: any; takes conn->lock.
+ * Return: true if queued.
+ */
+bool pdcm_conn_post(struct pdcm_conn *conn, struct pdcm_ev *ev)
+{
+	bool rx = ev->kind == PDCM_EV_KIND_RX || ev->kind == PDCM_EV_KIND_DUP_REQ;
+	unsigned long flags;
+
+	spin_lock_irqsave(&conn->lock, flags);
+	if (!list_empty(&ev->node) ||
+	    (rx && conn->npending >= PDCM_CONN_MAX_PENDING)) {
+		spin_unlock_irqrestore(&conn->lock, flags);
+		return false;
+	}
+	conn->npending += rx;
+	list_add_tail(&ev->node, &conn->events);
+	pdcm_conn_get(conn);
+	queue_work(pdcm_wq, &conn->ev_work);
+	spin_unlock_irqrestore(&conn->lock, flags);
+	return true;
+}
+
+static void pdcm_rx_work(struct pdcm_conn *conn, struct pdcm_work *w);
+
+static void pdcm_conn_run(struct pdcm_conn *conn, struct pdcm_ev *ev)
+{
+	struct pdcm_work *w = container_of(ev, struct pdcm_work, ev);
+
+	switch (ev->kind) {
+	case PDCM_EV_KIND_RX:
+		pdcm_rx_work(conn, w);
+		pdcm_work_free(w);
+		break;
+	case PDCM_EV_KIND_DUP_REQ:
+		pdcm_dup_req(conn, &w->rx, &w->msg);
+		pdcm_work_free(w);
+		break;
+	case PDCM_EV_KIND_SEND_ERROR:
+		pdcm_send_error_work(conn, READ_ONCE(conn->err_status));
+		break;
+	case PDCM_EV_KIND_TIMEWAIT:
+		pdcm_timewait_done(conn);
+		break;
+	case PDCM_EV_KIND_USER_EST:
+		pdcm_deliver_simple(conn, PDCM_USER_ESTABLISHED, NULL, 0);
+		break;
+	}
+}
+
+/**
+ * pdcm_conn_ev_work() - run a conn's queued events, oldest first
+ * @work: the conn's ev_work
+ *
+ * A workqueue never runs one work item on two CPUs at once, so the events
+ * of a conn run one at a time.  The conn outlives this function even when
+ * an event drops its last reference: freeing waits for ev_work
+ * (pdcm_conn_free()).
+ *
+ * Context: pdcm_wq.
+ */
+void pdcm_conn_ev_work(struct work_struct *work)
+{
+	struct pdcm_conn *conn = container_of(work, struct pdcm_conn, ev_work);
+	struct pdcm_ev *ev;
+
+	for (;;) {
+		spin_lock_irq(&conn->lock);
+		ev = list_first_entry_or_null(&conn->events, struct pdcm_ev,
+					      node);
+		if (ev) {
+			list_del_init(&ev->node);
+			if (ev->kind == PDCM_EV_KIND_RX ||
+			    ev->kind == PDCM_EV_KIND_DUP_REQ)
+				conn->npending--;
+		}
+		spin_unlock_irq(&conn->lock);
+		if (!ev)
+			return;
+		pdcm_conn_run(conn, ev);
+		pdcm_conn_put(conn);	/* the event's reference */
+	}
+}
+
+/**
+ * pdcm_timewait_fire() - the timewait timer expired
+ * @work: the conn's timewait_work
+ *
+ * Hands the end of timewait to the conn's event list, in order with the
+ * rest of its events; the timer's reference goes with it.
+ *
+ * Context: pdcm_wq.
+ */
+void pdcm_timewait_fire(struct work_struct *work)
+{
+	struct pdcm_conn *conn = container_of(to_delayed_work(work),
+					      struct pdcm_conn, timewait_work);
+
+	pdcm_conn_post(conn, &conn->tw_ev);
+	pdcm_conn_put(conn);	/* the timer's */
+}
+
 /* ---- receive dispatch --------------------------------------------------- */
 
-static void pdcm_rx_work(struct pdcm_work *w)
+/*
+ * The sender's comm ID a message must carry to be @conn's, as ib_cm
+ * matches them: our remote ID, except that the first REP, an MRA of our
+ * REQ and a REJ of our REQ come before we learnt it (then it is still 0).
+ */
+static bool pdcm_sender_matches(const struct pdcm_conn *conn,
+				const struct pdcm_msg *msg)
 {
-	struct pdcm_conn *conn = w->conn;
+	u32 known = be32_to_cpu(READ_ONCE(conn->id.remote_id));
 
+	switch (msg->hdr.attr_id) {
+	case PDCM_ATTR_REP:
+		return !known || known == msg->rep.local_comm_id;
+	case PDCM_ATTR_MRA:
+		if (msg->mra.msg_mraed == PDCM_MSG_RESPONSE_REQ)
+			return !known;
+		return known == msg->mra.local_comm_id;
+	case PDCM_ATTR_REJ:
+		if (msg->rej.msg_rejected == PDCM_MSG_RESPONSE_REQ)
+			return !known;
+		return known == msg->rej.local_comm_id;
+	case PDCM_ATTR_RTU:
+		return known == msg->rtu.local_comm_id;
+	case PDCM_ATTR_DREQ:
+		return known == msg->dreq.local_comm_id;
+	case PDCM_ATTR_DREP:
+		return known == msg->drep.local_comm_id;
+	case PDCM_ATTR_SIDR_REP:
+		return true;	/* carries only our request ID */
+	default:
+		return false;
+	}
+}
+
+static void pdcm_rx_work(struct pdcm_conn *conn, struct pdcm_work *w)
+{
 	/* A conn that never sent anything (a listen): nobody knows its ID. */
 	if (!conn->port) {
 		atomic_long_inc(&w->rx.port->cnt.rx_dropped);
+		return;
+	}
+	/* Checked here, in order with the REP that teaches us the ID. */
+	if (!pdcm_sender_matches(conn, &w->msg) &&
+	    !(w->msg.hdr.attr_id == PDCM_ATTR_REJ && w->by_remote)) {
+		atomic_long_inc(&w->rx.port->cnt.rx_dropped);
+		trace_pdcm_drop(w->msg.hdr.attr_id,
+				be32_to_cpu(conn->id.local_id),
+				"wrong sender comm ID");
 		return;
 	}
 	switch (w->msg.hdr.attr_id) {
@@ -102,6 +265,7 @@ static void pdcm_rx_work(struct pdcm_work *w)
 	}
 }
 
+/* A REQ or SIDR_REQ that matched a listen: no conn exists yet. */
 static void pdcm_work_fn(struct work_struct *work)
 {
 	struct pdcm_work *w = container_of(work, struct pdcm_work, work);
@@ -114,20 +278,23 @@ static void pdcm_work_fn(struct work_struct *work)
 		pdcm_sidr_req_work(w->listen, &w->rx, &w->msg);
 		pdcm_listen_retire(w->listen);	/* SIDR holds no slot past here */
 		break;
-	case PDCM_WORK_RX:
-		pdcm_rx_work(w);
-		break;
-	case PDCM_WORK_SEND_ERROR:
-		pdcm_send_error_work(w->conn, w->status);
-		break;
-	case PDCM_WORK_USER_EST:
-		pdcm_deliver_simple(w->conn, PDCM_USER_ESTABLISHED, NULL, 0);
-		break;
-	case PDCM_WORK_DUP_REQ:
-		pdcm_dup_req(w->conn, &w->rx, &w->msg);
+	default:
+		WARN_ON_ONCE(1);
 		break;
 	}
 	pdcm_work_free(w);
+}
+
+/* Queue @w (holding a reference on @conn) on @conn's event list. */
+static void pdcm_rx_post(struct pdcm_conn *conn, struct pdcm_work *w)
+{
+	w->conn = conn;
+	if (!pdcm_conn_post(conn, &w->ev)) {
+		atomic_long_inc(&w->rx.port->cnt.rx_dropped);
+		trace_pdcm_drop(w->msg.hdr.attr_id,
+				be32_to_cpu(conn->id.local_id), "conn queue full");
+		pdcm_work_free(w);
+	}
 }
 
 /* The comm ID a message names as ours. */
@@ -216,10 +383,9 @@ static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,
 			pdcm_conn_put(dup);
 			return;
 		}
-		w->conn = dup;
 		w->rx = *rx;
 		w->msg = *msg;
-		pdcm_work_queue(w);
+		pdcm_rx_post(dup, w);
 		return;
 	}
 
@@ -313,6 +479,7 @@ void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 {
 	struct pdcm_conn *conn;
 	struct pdcm_work *w;
+	bool by_remote;
 	u32 ours;
 
 	pdcm_count(rx->port->cnt.rx, msg->hdr.attr_id);
@@ -338,8 +505,9 @@ void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 	}
 
 	ours = pdcm_our_id(msg);
-	if (!ours && msg->hdr.attr_id == PDCM_ATTR_REJ &&
-	    msg->rej.reason == PDCM_REJ_TIMEOUT && msg->rej.ari_len >= 8)
+	by_remote = !ours && msg->hdr.attr_id == PDCM_ATTR_REJ &&
+		    msg->rej.reason == PDCM_REJ_TIMEOUT && msg->rej.ari_len >= 8;
+	if (by_remote)
 		/* the peer gave up on its REQ before it learnt our ID */
 		conn = pdcm_remote_id_find(msg->rej.local_comm_id,
 					   get_unaligned_be64(msg->rej.ari));
@@ -354,12 +522,31 @@ void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 		pdcm_conn_put(conn);
 		return;
 	}
-	w->conn = conn;
 	w->rx = *rx;
 	w->msg = *msg;
-	pdcm_work_queue(w);
+	w->by_remote = by_remote;
+	pdcm_rx_post(conn, w);
 }
 EXPORT_SYMBOL_IF_KUNIT(pdcm_cm_rx);
+
+static void pdcm_cm_hold(struct pdcm_conn *conn)
+{
+	pdcm_conn_get(conn);
+}
+
+static void pdcm_cm_sent(struct pdcm_conn *conn, struct ib_mad_send_buf *msg,
+			 enum ib_wc_status status)
+{
+	pdcm_cm_send_done(conn, msg, status);
+	pdcm_conn_put(conn);
+}
+
+const struct pdcm_transport_up pdcm_cm_up = {
+	.rx = pdcm_cm_rx,
+	.hold = pdcm_cm_hold,
+	.send_done = pdcm_cm_sent,
+};
+EXPORT_SYMBOL_IF_KUNIT(pdcm_cm_up);
 
 /**
  * pdcm_cm_init() - the workqueue and the listen table
@@ -369,13 +556,20 @@ EXPORT_SYMBOL_IF_KUNIT(pdcm_cm_rx);
  */
 int pdcm_cm_init(void)
 {
-	pdcm_ids_init();
-	pdcm_wq = alloc_ordered_workqueue("pdcm", WQ_MEM_RECLAIM);
-	if (!pdcm_wq)
+	int ret;
+
+	ret = pdcm_ids_init();
+	if (ret)
+		return ret;
+	pdcm_wq = alloc_workqueue("pdcm", WQ_MEM_RECLAIM, 0);
+	if (!pdcm_wq) {
+		pdcm_ids_exit();
 		return -ENOMEM;
+	}
 	pdcm_listens = pdcm_ltab_create(pdcm_listen_release);
 	if (!pdcm_listens) {
 		destroy_workqueue(pdcm_wq);
+		pdcm_ids_exit();
 		return -ENOMEM;
 	}
 	pdcm_ltab_set_default_backlog(pdcm_listens, pdcm_default_backlog);

@@ -103,7 +103,7 @@ static const union ib_gid *pdcm_sender_gid(const struct pdcm_rx *rx,
  * @rx: where it came from
  * @msg: the SIDR_REQ
  *
- * Context: pdcm_wq.
+ * Context: pdcm_wq (the SIDR_REQ's own work item).
  */
 void pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
 			const struct pdcm_msg *msg)
@@ -119,11 +119,13 @@ void pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
 		pdcm_sidr_reply(rx, msg, PDCM_SIDR_UNSUPPORTED);
 		return;
 	}
+	if (!READ_ONCE(rx->port->agent))
+		return;		/* the device is going away */
 	conn = pdcm_conn_alloc(rx->port->dev->ibdev, lconn->id.handler,
 			       lconn->id.context, GFP_KERNEL);
 	if (!conn)
 		return;		/* the peer retries */
-	conn->port = rx->port;
+	pdcm_conn_set_port(conn, rx->port);
 	conn->tid = msg->hdr.tid;
 	conn->id.remote_id = cpu_to_be32(req->request_id);
 	conn->id.service_id = cpu_to_be64(req->service_id);
@@ -133,11 +135,11 @@ void pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
 		pdcm_count(rx->port->cnt.rx_dup, PDCM_ATTR_SIDR_REQ);
 		trace_pdcm_drop(PDCM_ATTR_SIDR_REQ, req->request_id, "duplicate");
 		pdcm_conn_put(dup);
-		pdcm_conn_destroy(conn, true);
+		pdcm_conn_destroy(conn, false);
 		return;
 	}
 	if (rx->port->ops->peer_av(conn, rx)) {
-		pdcm_conn_destroy(conn, true);
+		pdcm_conn_destroy(conn, false);
 		return;
 	}
 	spin_lock_irq(&conn->lock);
@@ -195,13 +197,14 @@ int pdcm_send_sidr_rep(struct pdcm_id *id, const struct pdcm_sidr_rep_param *par
 		       param->private_data_len);
 	m->sidr_rep.private_data_len = param->private_data_len;
 	spin_lock_irqsave(&conn->lock, flags);
-	ret = pdcm_fsm_step(conn, PDCM_EV_SEND_SIDR_REP);
-	spin_unlock_irqrestore(&conn->lock, flags);
-	if (ret >= 0) {
-		/* answered: a retry (our SIDR_REP lost) is a new request */
-		pdcm_remote_unlink(conn);
+	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_SEND_SIDR_REP);
+	if (ret >= 0)
 		ret = pdcm_xmit(conn, m, 0, 0);
-	}
+	if (!ret)
+		pdcm_fsm_step(conn, PDCM_EV_SEND_SIDR_REP);
+	spin_unlock_irqrestore(&conn->lock, flags);
+	if (!ret)	/* answered: a retry (our SIDR_REP lost) is a new request */
+		pdcm_remote_unlink(conn);
 	kfree(m);
 	return ret < 0 ? ret : 0;
 }
@@ -212,7 +215,7 @@ EXPORT_SYMBOL_NS_GPL(pdcm_send_sidr_rep, PDCM);
  * @conn: the id that sent it
  * @msg: the SIDR_REP
  *
- * Context: pdcm_wq.
+ * Context: the conn's event work.
  */
 void pdcm_sidr_rep_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 {

@@ -231,7 +231,7 @@ check_kunit() {
 	# the suites, then the module and connection scenarios under KASAN,
 	# lockdep and panic_on_warn
 	local s specs=("kunit|$dbg pdcmvm.scenario=kunit" "kunit_module|$dbg pdcmvm.scenario=module")
-	for s in ulp_rc ulp_sidr ulp_rej ulp_leak ulp_rping shim_sdp shim_kdapl; do
+	for s in ulp_rc ulp_sidr ulp_rej ulp_leak ulp_rping shim_sdp shim_kdapl fault_remove; do
 		specs+=("kunit_$s|$dbg pdcmvm.scenario=$s")
 	done
 	guests "$bz" "$initrd" 600 "${specs[@]}"
@@ -296,7 +296,7 @@ check_vm() {
 	# one guest each: the module, its parameters, and pdcm on both ends of
 	# rxe loopback through the test ULP's real QPs
 	local s specs=("stock_module|pdcmvm.scenario=module" "stock_params|pdcmvm.scenario=params")
-	for s in ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_rping ulp_demo trace shim_sdp shim_kdapl; do
+	for s in ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_rping ulp_demo trace shim_sdp shim_kdapl fault_remove; do
 		specs+=("stock_$s|pdcmvm.scenario=$s")
 	done
 	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 180 "${specs[@]}"

@@ -429,12 +429,15 @@ struct pdcm_event {
 };
 
 /*
- * A handler runs in process context on pdcm's ordered workqueue, one event
- * at a time per id, in order; it may sleep.  It may call any pdcm_send_*()
- * on @id.  It must not call pdcm_destroy_id() on any id: destroy waits for
- * the id's queued events, which run on the same queue after the handler.
- * To destroy @id, return non-zero; to destroy others, defer to a work item
- * of the ULP's own.
+ * A handler runs in process context on pdcm's workqueue and may sleep.
+ * The events of one id arrive one at a time and in order; the events of
+ * different ids may run at the same time, so a handler that sleeps (to
+ * create a QP, say) holds up only its own connection.  A handler may call
+ * any pdcm_send_*() on @id, and may destroy any *other* id with
+ * pdcm_destroy_id() (queued events of that id are then dropped unrun).
+ * It must not destroy @id itself: destroy waits for @id's running handler.
+ * To destroy @id, return non-zero (-ENOMEM: without a REJ, so that the
+ * peer retries).
  *
  * A listen may be matched by requests it does not serve (a SIDR_REQ on a
  * connection listen's service ID, a REQ on a SIDR service's).  A handler
@@ -442,8 +445,7 @@ struct pdcm_event {
  * PDCM_SIDR_REQ_RECEIVED without answering: pdcm then answers REJ
  * CONSUMER_DEFINED (28) or SIDR_REP status REJECT (2) and frees the id
  * and its backlog slot.  Returning 0 without answering keeps the request,
- * and the slot, until the ULP answers or destroys it.  -ENOMEM is the one
- * non-zero return that sends nothing, so that the peer retries.
+ * and the slot, until the ULP answers or destroys it.
  */
 typedef int (*pdcm_handler)(struct pdcm_id *id, const struct pdcm_event *event);
 

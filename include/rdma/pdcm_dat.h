@@ -193,7 +193,7 @@ struct pdcm_dat_event {
 
 /**
  * struct pdcm_dat_upcall - kDAPL's DAT_UPCALL_OBJECT: an EVD in kernel form
- * @func: called for every event, in process context on pdcm's ordered
+ * @func: called for every event, in process context on pdcm's
  *	workqueue, one event per connection at a time; it may accept or
  *	reject the CR it is given and free the EP it is told about (both
  *	take effect when it returns), and must not free other objects

@@ -26,8 +26,7 @@ bool fake_complete(struct fake_handle *h, enum ib_wc_status status)
 	}
 	h->done = true;
 	spin_unlock_irqrestore(&f->lock, flags);
-	pdcm_cm_send_done(h->conn, &h->buf, status);
-	pdcm_conn_put(h->conn);
+	f->port->up->send_done(h->conn, &h->buf, status);
 	return true;
 }
 
@@ -77,6 +76,7 @@ static int fake_op_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 	unsigned long flags;
 	struct fake_sent *s;
 
+	lockdep_assert_held(&conn->lock);
 	if (f->send_err)
 		return f->send_err;
 	if (timeout_ms) {
@@ -99,12 +99,10 @@ static int fake_op_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 	spin_lock_irqsave(&f->lock, flags);
 	list_add_tail(&h->node, &f->handles);
 	spin_unlock_irqrestore(&f->lock, flags);
-	pdcm_conn_get(conn);
-	spin_lock_irqsave(&conn->lock, flags);
+	f->port->up->hold(conn);
 	if (conn->msg)
 		fake_cancel_handle(f, conn->msg);
 	conn->msg = &h->buf;
-	spin_unlock_irqrestore(&conn->lock, flags);
 	return 0;
 }
 
@@ -168,12 +166,17 @@ static const struct pdcm_transport_ops fake_ops = {
 	.path_av = fake_op_path_av,
 };
 
-/* Let every queued handler and cancel completion run. */
+/*
+ * Let every queued handler and cancel completion run.  pdcm_wq is not
+ * ordered and an event may queue another (a REQ's work hands the conn
+ * to the ULP, a cancel completes later), so flush until a round finds
+ * nothing left to do.
+ */
 void fake_settle(void)
 {
 	int i;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		flush_workqueue(fake_wq);
 		flush_workqueue(pdcm_wq);
 	}
@@ -238,7 +241,7 @@ void fake_inject(struct fake *f, const struct pdcm_msg *m)
 	rx.grh.sgid.global.interface_id = cpu_to_be64(f->peer_guid);
 	rx.grh.dgid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
 	rx.grh.dgid.global.interface_id = cpu_to_be64(f->node_guid);
-	pdcm_cm_rx(&rx, m);
+	f->port->up->rx(&rx, m);
 }
 
 /* @m arrives from the peer and is handled. */
@@ -413,10 +416,8 @@ int fake_init(struct kunit *test)
 	f->dev = kzalloc(struct_size(f->dev, port, 1), GFP_KERNEL);
 	if (!f->dev)
 		goto free;
-	f->dev->ibdev = f->ibdev;
-	f->dev->nports = 1;
+	pdcm_device_init(f->dev, f->ibdev, 1);
 	f->port = &f->dev->port[0];
-	f->port->dev = f->dev;
 	f->port->port_num = 1;
 	f->port->agent = (struct ib_mad_agent *)&fake_dummy_agent;
 	f->port->ops = &fake_ops;
@@ -456,7 +457,7 @@ void fake_exit(struct kunit *test)
 	fake_settle();
 	list_for_each_entry(h, &f->handles, node)
 		KUNIT_EXPECT_TRUE_MSG(test, h->done, "retried send never ended");
-	/* conns destroyed from pdcm_wq are freed from system_wq */
+	/* conns destroyed without a waiter are freed from pdcm_wq */
 	for (tries = 0; tries < 100 && pdcm_conns_live() != f->baseline; tries++)
 		msleep(20);
 	KUNIT_EXPECT_EQ_MSG(test, pdcm_conns_live(), f->baseline,
@@ -477,7 +478,7 @@ void fake_exit(struct kunit *test)
 			kfree(h);	/* else leaked on purpose: a ref is out */
 	}
 	fake_cur = NULL;
-	kfree(f->dev);
+	pdcm_device_put(f->dev);
 	kfree(f->ibdev->port_data);
 	kfree(f->ibdev);
 	kfree(f);

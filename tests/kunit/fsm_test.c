@@ -2450,8 +2450,8 @@ static void fsm_events_in_order(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
+	unsigned int i, seen = 0;
 	struct pdcm_msg m;
-	unsigned int i;
 
 	fsm_listen(f);
 	fsm_mk(&m, PDCM_ATTR_MRA, id, f->peer_comm);
@@ -2465,16 +2465,314 @@ static void fsm_events_in_order(struct kunit *test)
 	}
 	fake_settle();
 	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 6U);
-	KUNIT_EXPECT_EQ(test, fsm_ev(0)->type, PDCM_MRA_RECEIVED);
-	KUNIT_EXPECT_EQ(test, fsm_ev(0)->state, PDCM_MRA_REQ_RCVD);
-	KUNIT_EXPECT_EQ(test, fsm_ev(1)->type, PDCM_REP_RECEIVED);
-	for (i = 0; i < 4; i++) {
-		KUNIT_EXPECT_EQ(test, fsm_ev(2 + i)->type,
-				PDCM_REQ_RECEIVED);
-		KUNIT_EXPECT_EQ(test,
-				fsm_ev(2 + i)->ev.param.req_rcvd.remote_qpn,
-				0x1000 + i);
+	/* one id's events in order; different ids' in any order */
+	for (i = 0; i < fsm_rec.nev; i++) {
+		struct fsm_ev *e = fsm_ev(i);
+
+		if (e->id == id) {
+			KUNIT_EXPECT_EQ(test, e->type, seen ? PDCM_REP_RECEIVED :
+					PDCM_MRA_RECEIVED);
+			KUNIT_EXPECT_EQ(test, e->state, seen ? PDCM_REP_RCVD :
+					PDCM_MRA_REQ_RCVD);
+			seen++;
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, e->type, PDCM_REQ_RECEIVED);
+		KUNIT_EXPECT_EQ(test, e->ev.param.req_rcvd.remote_qpn & ~3U,
+				0x1000U);
 	}
+	KUNIT_EXPECT_EQ(test, seen, 2U);
+}
+
+/* ---- per-connection order ------------------------------------------- */
+
+/* What the blocking handler below waits on (one case at a time). */
+static struct {
+	struct pdcm_id *block;		/* this id's first event blocks */
+	struct pdcm_id *victim;		/* destroyed by @block's handler */
+	struct completion entered;
+	struct completion release;
+} fsm_blk;
+
+static int fsm_block_action(struct fake *f, struct pdcm_id *id,
+			    const struct pdcm_event *ev)
+{
+	if (id != fsm_blk.block)
+		return 0;
+	fsm_blk.block = NULL;		/* only the first event */
+	if (fsm_blk.victim) {
+		fsm_destroy(f, fsm_blk.victim);
+		fsm_blk.victim = NULL;
+	}
+	complete(&fsm_blk.entered);
+	wait_for_completion_timeout(&fsm_blk.release, 10 * HZ);
+	return 0;
+}
+
+static void fsm_blk_init(struct pdcm_id *block, struct pdcm_id *victim)
+{
+	fsm_blk.block = block;
+	fsm_blk.victim = victim;
+	init_completion(&fsm_blk.entered);
+	init_completion(&fsm_blk.release);
+	fsm_rec.action = fsm_block_action;
+}
+
+/* Wait (up to @ms) until the handler has seen @n events. */
+static bool fsm_wait_nev(unsigned int n, unsigned int ms)
+{
+	while (READ_ONCE(fsm_rec.nev) < n && ms) {
+		msleep(20);
+		ms = ms > 20 ? ms - 20 : 0;
+	}
+	return READ_ONCE(fsm_rec.nev) >= n;
+}
+
+/*
+ * A handler that sleeps holds up its own id only: another id's event is
+ * delivered meanwhile (with one ordered queue for every id it was not).
+ */
+static void fsm_sleeping_handler_blocks_only_its_id(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *a = fsm_active_req(f);
+	struct pdcm_id *b = fsm_active_req(f);
+	struct pdcm_msg m;
+
+	fsm_blk_init(a, NULL);
+	fsm_mk_rep(f, &m, a, f->peer_comm, 0xc0ffee);
+	fake_inject(f, &m);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&fsm_blk.entered,
+							    5 * HZ));
+	/* a's handler sleeps; b's REP must still get through */
+	fsm_mk_rep(f, &m, b, f->peer_comm + 1, 0xc0ffef);
+	fake_inject(f, &m);
+	KUNIT_EXPECT_TRUE(test, fsm_wait_nev(2, 3000));
+	KUNIT_EXPECT_EQ(test, b->state, PDCM_REP_RCVD);
+	complete(&fsm_blk.release);
+	fake_settle();
+	KUNIT_EXPECT_EQ(test, a->state, PDCM_REP_RCVD);
+}
+
+/*
+ * A handler may destroy another id, even one with events queued: those
+ * are dropped unrun, and nothing waits on itself.
+ */
+static void fsm_handler_destroys_other_id(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *a = fsm_active_req(f);
+	struct pdcm_id *b = fsm_active_req(f);
+	struct pdcm_msg m;
+	unsigned int i;
+
+	/* b's MRA is queued behind a's REP, whose handler destroys b */
+	fsm_blk_init(a, b);
+	fsm_mk_rep(f, &m, a, f->peer_comm, 0xc0ffee);
+	fake_inject(f, &m);
+	fsm_mk(&m, PDCM_ATTR_MRA, b, f->peer_comm + 1);
+	m.mra.service_timeout = 10;
+	fake_inject(f, &m);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&fsm_blk.entered,
+							    5 * HZ));
+	complete(&fsm_blk.release);
+	fake_settle();
+	for (i = 0; i < fsm_rec.nev; i++)
+		KUNIT_EXPECT_PTR_NE(test, fsm_ev(i)->id, b);
+	/* b went as an unanswered REQ goes: REJ TIMEOUT */
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_REJ);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rej.reason, PDCM_REJ_TIMEOUT);
+	KUNIT_EXPECT_EQ(test, a->state, PDCM_REP_RCVD);
+}
+
+/*
+ * At most PDCM_CONN_MAX_PENDING received messages wait on one conn; the
+ * next is dropped and counted.  The conn's handler blocks, so its queue
+ * cannot drain while the peer floods it.
+ */
+static void fsm_conn_queue_bounded(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id = fsm_active_req(f);
+	struct pdcm_msg m;
+	unsigned int i;
+	long dropped;
+
+	fsm_blk_init(id, NULL);
+	fsm_mk(&m, PDCM_ATTR_MRA, id, f->peer_comm);
+	m.mra.service_timeout = 10;
+	fake_inject(f, &m);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&fsm_blk.entered,
+							    5 * HZ));
+	dropped = atomic_long_read(&f->port->cnt.rx_dropped);
+	for (i = 0; i < PDCM_CONN_MAX_PENDING + 3; i++)
+		fake_inject(f, &m);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
+			dropped + 3);
+	complete(&fsm_blk.release);
+	fake_settle();
+	/* the first MRA and the 16 queued ones each reached the handler */
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, PDCM_CONN_MAX_PENDING + 1);
+}
+
+/*
+ * What a timeout or COMM_EST needs is in the conn: with every work item
+ * of the CM in use (a flood of queued MADs), the REQ's timeout still
+ * reaches the ULP and pdcm_notify() still succeeds.
+ */
+static void fsm_timeout_needs_no_allocation(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *a, *p;
+	struct pdcm_msg m;
+	unsigned int nev;
+	long dropped;
+
+	fsm_listen(f);
+	p = fsm_passive_rep(f, f->peer_comm + 1, 0x112233);
+	a = fsm_active_req(f);		/* the newest retried send */
+	nev = fsm_rec.nev;
+	atomic_add(PDCM_MAX_PENDING_WORK, &pdcm_pending_work);
+	/* a received message is dropped now ... */
+	dropped = atomic_long_read(&f->port->cnt.rx_dropped);
+	fsm_mk(&m, PDCM_ATTR_RTU, p, f->peer_comm + 1);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
+			dropped + 1);
+	KUNIT_EXPECT_EQ(test, p->state, PDCM_REP_SENT);
+	/* ... but not the timeout of a's REQ, nor p's COMM_EST */
+	KUNIT_EXPECT_TRUE(test, fake_time_out(f));
+	KUNIT_EXPECT_EQ(test, pdcm_notify(p, IB_EVENT_COMM_EST), 0);
+	fake_settle();
+	atomic_sub(PDCM_MAX_PENDING_WORK, &pdcm_pending_work);
+	KUNIT_EXPECT_EQ(test, a->state, PDCM_IDLE);
+	KUNIT_EXPECT_EQ(test, p->state, PDCM_ESTABLISHED);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, nev + 2);
+	KUNIT_EXPECT_EQ(test, fsm_ev(nev)->type, PDCM_REQ_ERROR);
+	KUNIT_EXPECT_PTR_EQ(test, fsm_ev(nev)->id, a);
+	KUNIT_EXPECT_EQ(test, fsm_ev(nev + 1)->type, PDCM_USER_ESTABLISHED);
+	KUNIT_EXPECT_PTR_EQ(test, fsm_ev(nev + 1)->id, p);
+}
+
+/* ---- the sender's comm ID ---------------------------------------------- */
+
+/*
+ * A message must name both comm IDs of its connection: one with the right
+ * local ID (ours) and the wrong sender ID is dropped and counted.
+ */
+static void fsm_sender_comm_id_checked(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	u32 peer = f->peer_comm, wrong = f->peer_comm + 7;
+	static const u16 forged[] = {
+		PDCM_ATTR_REJ, PDCM_ATTR_DREQ, PDCM_ATTR_RTU, PDCM_ATTR_DREP,
+	};
+	struct pdcm_id *p, *a;
+	struct pdcm_msg m;
+	unsigned int i, nev;
+	long dropped;
+
+	fsm_listen(f);
+	p = fsm_passive_est(f, peer, 0x112233);
+	nev = fsm_rec.nev;
+	dropped = atomic_long_read(&f->port->cnt.rx_dropped);
+	for (i = 0; i < ARRAY_SIZE(forged); i++) {
+		fsm_mk(&m, forged[i], p, wrong);
+		if (forged[i] == PDCM_ATTR_REJ)
+			m.rej.msg_rejected = PDCM_MSG_RESPONSE_OTHER;
+		fake_rx(f, &m);
+		KUNIT_EXPECT_EQ(test, p->state, PDCM_ESTABLISHED);
+	}
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
+			dropped + ARRAY_SIZE(forged));
+
+	/* active: the first REP teaches the peer's ID; a REP from another
+	 * comm ID is neither a new REP nor a duplicate (no RTU again)
+	 */
+	a = fsm_active_est(f, peer + 1);
+	i = f->nsent;
+	fsm_mk_rep(f, &m, a, wrong, 0xc0ffee);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, f->nsent, i);
+	fsm_mk_rep(f, &m, a, peer + 1, 0xc0ffee ^ 1);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, f->nsent, i + 1);		/* the RTU again */
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_RTU);
+
+	/* the right IDs still work */
+	fsm_mk(&m, PDCM_ATTR_DREQ, p, peer);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, p->state, PDCM_DREQ_RCVD);
+}
+
+/*
+ * Local comm IDs are not guessable from one another: with a cyclic index
+ * XOR a constant, consecutive IDs differ in a handful of low-bit
+ * patterns; through the keyed permutation nearly every difference is
+ * new.  None is 0.
+ */
+static void fsm_local_ids_unguessable(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *ids[129];
+	unsigned int i, j, distinct = 0;
+	u32 diff[128];
+
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		ids[i] = pdcm_create_id(f->ibdev, fsm_handler, f);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(ids[i]));
+		KUNIT_EXPECT_NE(test, be32_to_cpu(ids[i]->local_id), 0U);
+	}
+	for (i = 0; i < ARRAY_SIZE(diff); i++) {
+		diff[i] = be32_to_cpu(ids[i]->local_id ^ ids[i + 1]->local_id);
+		for (j = 0; j < i && diff[j] != diff[i]; j++)
+			;
+		distinct += j == i;
+	}
+	for (i = 0; i < ARRAY_SIZE(ids); i++)
+		pdcm_destroy_id(ids[i]);
+	KUNIT_EXPECT_GT(test, distinct, 120U);
+}
+
+/* ---- a message that cannot be posted changes nothing ------------------ */
+
+static void fsm_send_fails_state_kept(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *p, *a, *e;
+	struct pdcm_msg m;
+
+	fsm_listen(f);
+	p = fsm_passive_req(f, f->peer_comm, 0x112233);
+	a = fsm_active_rep(f, f->peer_comm + 1);
+	e = fsm_passive_est(f, f->peer_comm + 2, 0x112234);
+	f->send_err = -EIO;
+	KUNIT_EXPECT_EQ(test, pdcm_send_rep(p, &fsm_rep), -EIO);
+	KUNIT_EXPECT_EQ(test, p->state, PDCM_REQ_RCVD);
+	KUNIT_EXPECT_EQ(test, pdcm_send_mra(p, 10, NULL, 0), -EIO);
+	KUNIT_EXPECT_EQ(test, p->state, PDCM_REQ_RCVD);
+	KUNIT_EXPECT_EQ(test, pdcm_send_rej(p, PDCM_REJ_CONSUMER_DEFINED,
+					    NULL, 0, NULL, 0), -EIO);
+	KUNIT_EXPECT_EQ(test, p->state, PDCM_REQ_RCVD);
+	KUNIT_EXPECT_EQ(test, pdcm_send_rtu(a, NULL, 0), -EIO);
+	KUNIT_EXPECT_EQ(test, a->state, PDCM_REP_RCVD);
+	/* as ib_cm: a DREQ that cannot go still ends the connection */
+	KUNIT_EXPECT_EQ(test, pdcm_send_dreq(e, NULL, 0), -EIO);
+	KUNIT_EXPECT_EQ(test, e->state, PDCM_TIMEWAIT);
+	KUNIT_EXPECT_NULL(test, to_conn(e)->msg);
+	f->send_err = 0;
+	/* and each one works once the transport does */
+	KUNIT_EXPECT_EQ(test, pdcm_send_rep(p, &fsm_rep), 0);
+	KUNIT_EXPECT_EQ(test, p->state, PDCM_REP_SENT);
+	KUNIT_EXPECT_EQ(test, pdcm_send_rtu(a, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, a->state, PDCM_ESTABLISHED);
+	fsm_timewait_now(e);
+	KUNIT_EXPECT_EQ(test, e->state, PDCM_IDLE);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
+	fsm_mk(&m, PDCM_ATTR_RTU, p, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, p->state, PDCM_ESTABLISHED);
 }
 
 /* pdcm_init_qp_attr() follows the state and the negotiated values. */
@@ -2667,6 +2965,13 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_sidr_no_listener),
 	KUNIT_CASE(fsm_sidr_dup),
 	KUNIT_CASE(fsm_events_in_order),
+	KUNIT_CASE(fsm_sleeping_handler_blocks_only_its_id),
+	KUNIT_CASE(fsm_handler_destroys_other_id),
+	KUNIT_CASE(fsm_conn_queue_bounded),
+	KUNIT_CASE(fsm_timeout_needs_no_allocation),
+	KUNIT_CASE(fsm_sender_comm_id_checked),
+	KUNIT_CASE(fsm_local_ids_unguessable),
+	KUNIT_CASE(fsm_send_fails_state_kept),
 	KUNIT_CASE(fsm_init_qp_attr),
 	KUNIT_CASE(fsm_xrc_qp_attr),
 	KUNIT_CASE(fsm_uc_qp_attr),

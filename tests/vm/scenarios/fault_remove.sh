@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Device removal under load: rxe0 goes away while N (48) connections move
+# verified data, HELD REQs wait unanswered on a listener and DELAYED
+# handshakes wait for their REP (a delayed work item of the ULP).  Every
+# ULP run returns, the ULP's ib_client removal destroys everything, pdcm
+# keeps no id, the device comes back and is claimed again, and connecting
+# works after it.  Under the KUnit kernel the guest's console_clean case
+# also says: no KASAN report, no lockdep splat, no WARN (panic_on_warn).
+# Then pdcm itself goes with listens and unanswered REQs still held by
+# the ULP: the ULP unloads first (its exit destroys them), then pdcm.
+. /pdcm/scenarios/ulp_lib.sh
+
+N=${FAULT_N:-48} HELD=32 DELAYED=32
+
+net_up
+rxe_add rxe0 eth0
+suite_begin fault_remove
+ulp_setup
+res0=$(rdma_res)
+
+check listen_data ulp listen D tcp:7201 any
+check listen_hold ulp listen H tcp:7202 any mode=hold
+check listen_delay ulp listen S tcp:7203 any delay=60000
+ulp connect $N tcp:7201 "$VM_IP" 1000000 1024 timeout=120 &
+p1=$!
+ulp connect $HELD tcp:7202 "$VM_IP" timeout=120 &
+p2=$!
+ulp connect $DELAYED tcp:7203 "$VM_IP" timeout=120 &
+p3=$!
+check all_established wait_for "ulp_is 'listener D ' established $N" 90
+check data_flowing wait_for "ulp_ge 'listener D ' bytes $((N * 1024 * 4))" 60
+check reqs_held wait_for "ulp_is 'listener H ' live $HELD" 60
+check reps_pending wait_for "ulp_ge 'listener S ' reqs $DELAYED" 60
+check pdcm_has_ids sh -c "! pdcm_no_ids"
+t0=$(date +%s)
+check device_removed rdma link delete rxe0
+wait $p1; r1=$?
+wait $p2; r2=$?
+wait $p3; r3=$?
+check runs_returned test "$r1$r2$r3" = 000
+check removal_took_under_30s test $(($(date +%s) - t0)) -lt 30
+ulp_note "run "
+check pdcm_keeps_no_id wait_for pdcm_no_ids 20
+check ulp_idle ulp_wait_idle
+check_not no_leftover_warning dmesg_has "left at unload\|refcount_t\|use-after-free"
+
+check device_readded rxe_add rxe0 eth0
+check port_reclaimed wait_for "grep -q '^rxe0 1 claimed' /sys/kernel/debug/pdcm/ports" 5
+check listen_after_readd ulp listen R tcp:7204 any
+check connect_after_readd ulp connect 8 tcp:7204 "$VM_IP" 4 1024 timeout=60
+check works_after_readd ulp_is "run $(ulp_last run) " failed 0
+
+# unload with held REQs and listens: the ULP first, its exit cleans up
+check listen_hold_2 ulp listen H2 tcp:7205 any mode=hold
+ulp connect 8 tcp:7205 "$VM_IP" timeout=60 &
+p4=$!
+check reqs_held_2 wait_for "ulp_is 'listener H2 ' live 8" 30
+check destroy_held ulp destroy_listener H2
+wait $p4
+check held_run_returned test $? -eq 0
+check close ulp close
+check nothing_live ulp_wait_idle
+check rmmod_pdcm_ulp rmmod pdcm_ulp
+check pdcm_holds_no_id wait_for pdcm_no_ids 5
+check rmmod_ib_pdcm rmmod ib_pdcm
+check_not nothing_left_at_unload dmesg_has "left at unload"
+suite_end
