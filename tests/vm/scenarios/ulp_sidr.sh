@@ -37,6 +37,6 @@ check req_to_sidr_listen ulp connect 1 udp:7174 "$VM_IP" timeout=5 retries=1
 ulp_note "run 4 "
 check req_to_sidr_rej_28 ulp_is "run 4 " rej_reason 28
 check rc_listen_holds_nothing ulp_is "listener X " live 0
-check still_no_ids_left ulp_is "live " ids 1
+check only_the_two_listens_ids ulp_is "live " ids 2
 ulp_teardown "$res0"
 suite_end
