@@ -357,7 +357,7 @@ vm) check_host; check_vm; [ -n "${VM_ONLY:-}" ] || check_dkms ;;
 dkms) check_dkms ;;
 uml) check_uml ;;
 style) check_style ;;
-fuzz) export VM_ONLY='^(kunit_)?hostile_(fuzz|flood)_' FUZZ_MADS=${FUZZ_MADS:-1000000}
+fuzz) export VM_ONLY=${VM_ONLY:-'^(kunit_)?hostile_(fuzz|flood)_'} FUZZ_MADS=${FUZZ_MADS:-1000000}
       export FLOOD_REQS=${FLOOD_REQS:-100000}
       export FUZZ_TIMEOUT=$((600 + FUZZ_MADS / 40)) FLOOD_TIMEOUT=$((300 + FLOOD_REQS / 40))
       check_host; check_kunit; check_vm ;;
