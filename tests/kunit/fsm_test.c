@@ -1277,7 +1277,8 @@ static void fsm_mra_rcvd_wrong(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_REQ_SENT);
 	KUNIT_EXPECT_EQ(test, f->nextend, 0U);
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 0U);
-	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_MRA), 1);
+	/* an MRA of a REP names our remote ID, which we do not know yet */
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped), 1);
 }
 
 /* MRA for our REP: MRA_REP_RCVD, extended; the RTU still establishes. */
@@ -1751,14 +1752,20 @@ static void fsm_rej_after_rep(struct kunit *test)
 	struct pdcm_id *b = fsm_active_est(f, f->peer_comm + 1);
 	struct pdcm_msg m;
 
+	/* after its REP the peer rejects "other" (a REJ of the REQ would
+	 * name a connection whose remote ID we did not know yet: dropped)
+	 */
 	fsm_mk(&m, PDCM_ATTR_REJ, a, f->peer_comm);
 	m.rej.reason = PDCM_REJ_TIMEOUT;
+	m.rej.msg_rejected = PDCM_MSG_RESPONSE_OTHER;
 	fake_rx(f, &m);
 	fsm_mk(&m, PDCM_ATTR_REJ, b, f->peer_comm + 1);
 	m.rej.reason = PDCM_REJ_CONSUMER_DEFINED;
+	m.rej.msg_rejected = PDCM_MSG_RESPONSE_OTHER;
 	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, a->state, PDCM_TIMEWAIT);
 	KUNIT_EXPECT_EQ(test, b->state, PDCM_TIMEWAIT);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 4U);
 	KUNIT_EXPECT_EQ(test, fsm_ev(2)->type, PDCM_REJ_RECEIVED);
 	KUNIT_EXPECT_EQ(test, fsm_ev(3)->type, PDCM_REJ_RECEIVED);
 	fsm_timewait_now(a);
