@@ -8,6 +8,8 @@
 #                       the test ULP and (where the kernel has KUnit) the
 #                       test module against KDIR
 #   make check          the whole test suite: KUnit kernel + stock-kernel VMs
+#   make fuzz           the hostile peer's long runs: 10^6 fuzzed MADs, a
+#                       100,000-REQ flood (Documentation/robustness.rst)
 #   make demo           boot a stock Debian guest and show pdcm working on rxe
 #   make install        build the production modules (no test modules) and
 #                       install them into /lib/modules/<rel>/updates, depmod;
@@ -52,7 +54,7 @@ PDCM_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 DKMS_SRC ?= /usr/src
 MODPROBE_CONF := $(INSTALL_MOD_PATH)/etc/modprobe.d/pdcm.conf
 
-.PHONY: all modules clean check check-kunit check-vm check-uml demo bench deps style sparse
+.PHONY: all modules clean check check-kunit check-vm check-uml demo bench deps style sparse fuzz
 .PHONY: kdir install uninstall install-modprobe-conf uninstall-modprobe-conf
 .PHONY: dkms-src dkms docs
 
@@ -128,6 +130,9 @@ deps:
 
 check:
 	scripts/check.sh all
+
+fuzz:
+	scripts/check.sh fuzz
 
 check-kunit:
 	scripts/check.sh kunit

@@ -464,6 +464,9 @@ static bool pdcm_leave_msg(struct pdcm_conn *conn, enum pdcm_state state,
 			     NULL, 0, NULL, 0);
 		return true;
 	case PDCM_ESTABLISHED:
+		/* an XRC target leaves silently, as ib_cm's: no DREQ */
+		if (conn->qp_type == IB_QPT_XRC_TGT)
+			return false;
 		pdcm_dreq_msg(conn, m, pdcm_new_tid(conn), NULL, 0);
 		return true;
 	case PDCM_DREQ_RCVD:

@@ -65,6 +65,9 @@ int pdcm_send_rej(struct pdcm_id *id, u16 reason, const void *ari, u8 ari_len,
 	}
 	spin_unlock_irqrestore(&conn->lock, flags);
 	pdcm_slot_free(matched);
+	/* back in IDLE: the peer's QP and comm ID are no longer ours */
+	if (ret == PDCM_IDLE)
+		pdcm_remote_unlink(conn);
 	kfree(m);
 	return ret < 0 ? ret : 0;
 }
@@ -165,6 +168,7 @@ void pdcm_send_drep_to(const struct pdcm_rx *rx, const struct pdcm_msg *dreq)
 void pdcm_dreq_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 		  const struct pdcm_msg *msg)
 {
+	struct pdcm_listen *matched = NULL;
 	enum pdcm_state state;
 	int ret;
 
@@ -175,8 +179,10 @@ void pdcm_dreq_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 	if (ret >= 0) {
 		pdcm_cancel(conn);
 		conn->tid = msg->hdr.tid;
+		matched = pdcm_take_matched(conn);	/* from REP_SENT */
 	}
 	spin_unlock_irq(&conn->lock);
+	pdcm_slot_free(matched);
 	if (ret < 0) {
 		pdcm_count(rx->port->cnt.rx_dup, PDCM_ATTR_DREQ);
 		if (state == PDCM_TIMEWAIT)	/* our DREP was lost */

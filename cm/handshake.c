@@ -16,6 +16,16 @@
 
 /* ---- REQ ------------------------------------------------------------ */
 
+/*
+ * What a peer may make us wait, at most (issue 12 defect 7): its CM
+ * response timeout and an MRA's service timeout are capped at 24 (about
+ * 67 s a try, rdma_cm's MRA value), its local ACK timeout -- our QP's ACK
+ * timeout and the length of TIMEWAIT -- at 20 (about 4 s; rdma_cm on
+ * RoCE sends 19).  The number of tries is capped by max_cm_retries.
+ */
+#define PDCM_PEER_CM_TIMEOUT_MAX	24
+#define PDCM_PEER_ACK_TIMEOUT_MAX	20
+
 int pdcm_check_pdata(const void *pdata, u8 len, unsigned int max)
 {
 	return (len > max || (len && !pdata)) ? -EINVAL : 0;
@@ -140,10 +150,13 @@ static void pdcm_req_to_conn(struct pdcm_conn *conn, const struct pdcm_req *req)
 	conn->initiator_depth = req->responder_resources;
 	conn->retry_count = req->retry_count;
 	conn->rnr_retry_count = req->rnr_retry_count;
-	conn->local_ack_timeout = req->primary_path.local_ack_timeout;
+	conn->local_ack_timeout = min_t(u8, req->primary_path.local_ack_timeout,
+					PDCM_PEER_ACK_TIMEOUT_MAX);
 	conn->max_cm_retries = req->max_cm_retries;
 	/* The active side answers within its local CM response timeout. */
-	conn->cm_timeout_ms = pdcm_timeout_ms(req->local_cm_response_timeout);
+	conn->cm_timeout_ms =
+		pdcm_timeout_ms(min_t(u8, req->local_cm_response_timeout,
+				      PDCM_PEER_CM_TIMEOUT_MAX));
 }
 
 static void pdcm_req_event(struct pdcm_conn *conn, const struct pdcm_req *req,
@@ -179,6 +192,57 @@ static void pdcm_req_event(struct pdcm_conn *conn, const struct pdcm_req *req,
 	pdcm_parse_addr(req->private_data, PDCM_REQ_PDATA_SIZE,
 			conn->id.service_id, &p->addr);
 	pdcm_conn_origin(conn, req->pkey, &p->sgid_attr, &p->bth_pkey);
+}
+
+/* The addresses the REQ's packet carried, or false without a GRH. */
+static bool pdcm_rx_gids(const struct pdcm_rx *rx, union ib_gid *sgid,
+			 union ib_gid *dgid)
+{
+	const union rdma_network_hdr *hdr = (const void *)&rx->grh;
+	enum rdma_network_type net = RDMA_NETWORK_IB;
+
+	if (!(rx->wc.wc_flags & IB_WC_GRH))
+		return false;
+	if (rx->wc.wc_flags & IB_WC_WITH_NETWORK_HDR_TYPE)
+		net = rx->wc.network_hdr_type;
+	else if (rdma_protocol_roce(rx->port->dev->ibdev, rx->port->port_num))
+		net = ib_get_rdma_header_version(hdr) == 4 ?
+		      RDMA_NETWORK_IPV4 : RDMA_NETWORK_IPV6;
+	return !ib_get_gids_from_rdma_hdr(hdr, net, sgid, dgid);
+}
+
+static bool pdcm_path_present(const struct pdcm_path *p)
+{
+	return p->local_lid || p->remote_lid ||
+	       memchr_inv(&p->local_gid, 0, sizeof(p->local_gid)) ||
+	       memchr_inv(&p->remote_gid, 0, sizeof(p->remote_gid));
+}
+
+/*
+ * A REQ's paths against how it arrived (IBA Vol. 1 12.6.5, 12.6.7;
+ * Documentation/robustness.rst, "REQ validation"): 0, or the REJ reason,
+ * with @ari the GID the REQ was sent to.
+ */
+static u16 pdcm_req_check_paths(const struct pdcm_rx *rx,
+				const struct pdcm_req *req, union ib_gid *ari)
+{
+	union ib_gid sgid, dgid;
+
+	memset(ari, 0, sizeof(*ari));
+	if (pdcm_rx_gids(rx, &sgid, &dgid)) {
+		*ari = dgid;
+		/* the sender's port is where the packet came from ... */
+		if (memcmp(&req->primary_path.local_gid, &sgid, sizeof(sgid)))
+			return PDCM_REJ_INVALID_GID;
+		/* ... and ours is where it went */
+		if (memcmp(&req->primary_path.remote_gid, &dgid, sizeof(dgid)))
+			return PDCM_REJ_INVALID_GID;
+	}
+	/* no path migration on RoCE (nor LAP, anywhere): no alternate path */
+	if (rdma_protocol_roce(rx->port->dev->ibdev, rx->port->port_num) &&
+	    pdcm_path_present(&req->alternate_path))
+		return PDCM_REJ_INVALID_ALT_GID;
+	return 0;
 }
 
 /* A second copy of a REQ we already own: answer as its state says. */
@@ -234,6 +298,8 @@ void pdcm_req_work(struct pdcm_work *w)
 	struct pdcm_event ev = {};
 	struct pdcm_conn *conn, *old;
 	struct sa_path_rec path;
+	union ib_gid ari;
+	u16 reason;
 
 	if (READ_ONCE(lconn->destroyed)) {	/* the listen went away */
 		pdcm_reject_req(&w->rx, req, w->msg.hdr.tid,
@@ -245,6 +311,17 @@ void pdcm_req_work(struct pdcm_work *w)
 	old = pdcm_remote_id_find(req->local_comm_id, req->local_ca_guid);
 	if (old)
 		goto dup;
+	reason = pdcm_req_check_paths(&w->rx, req, &ari);
+	if (reason) {
+		struct pdcm_msg m;
+
+		trace_pdcm_drop(PDCM_ATTR_REQ, req->local_comm_id, "bad path");
+		pdcm_rej_msg(&m, w->msg.hdr.tid, 0, req->local_comm_id,
+			     PDCM_MSG_RESPONSE_REQ, reason, &ari, sizeof(ari),
+			     NULL, 0);
+		pdcm_reply(&w->rx, &m);
+		goto retire;
+	}
 
 	conn = pdcm_conn_alloc(w->rx.port->dev->ibdev, lconn->id.handler,
 			       lconn->id.context, GFP_KERNEL);
@@ -345,17 +422,20 @@ void pdcm_mra_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 	bool ok;
 	int ret;
 
+	/*
+	 * Only the first MRA extends the wait: later ones (copies, or a
+	 * peer stretching it without end) are duplicates, as in ib_cm.
+	 */
 	spin_lock_irq(&conn->lock);
 	ok = (mra->msg_mraed == PDCM_MSG_RESPONSE_REQ &&
-	      (conn->id.state == PDCM_REQ_SENT ||
-	       conn->id.state == PDCM_MRA_REQ_RCVD)) ||
+	      conn->id.state == PDCM_REQ_SENT) ||
 	     (mra->msg_mraed == PDCM_MSG_RESPONSE_REP &&
-	      (conn->id.state == PDCM_REP_SENT ||
-	       conn->id.state == PDCM_MRA_REP_RCVD));
+	      conn->id.state == PDCM_REP_SENT);
 	ret = ok ? pdcm_fsm_step(conn, PDCM_EV_RX_MRA) : -EINVAL;
 	if (ret >= 0 && conn->msg) {
 		/* the peer's extra time, plus the packet's round trip */
-		extra = pdcm_timeout_ms(mra->service_timeout) +
+		extra = pdcm_timeout_ms(min_t(u8, mra->service_timeout,
+					      PDCM_PEER_CM_TIMEOUT_MAX)) +
 			pdcm_timeout_ms(conn->local_ack_timeout);
 		conn->port->ops->extend(conn, extra);
 	}
@@ -384,7 +464,6 @@ void pdcm_mra_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 {
 	struct pdcm_conn *conn = to_conn(id);
-	struct pdcm_listen *matched;
 	unsigned long flags;
 	struct pdcm_msg *m;
 	int ret;
@@ -411,7 +490,9 @@ int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 	m->rep.starting_psn = param->starting_psn;
 	m->rep.responder_resources = param->responder_resources;
 	m->rep.initiator_depth = param->initiator_depth;
-	m->rep.target_ack_delay = conn->local_ack_timeout;
+	/* how long our CA may take to ACK: its own figure, as ib_cm says */
+	m->rep.target_ack_delay =
+		min_t(u8, conn->port->dev->ibdev->attrs.local_ca_ack_delay, 31);
 	m->rep.failover_accepted = param->failover_accepted;
 	m->rep.end_to_end_flow_control = !!param->flow_control;
 	m->rep.rnr_retry_count = param->rnr_retry_count;
@@ -423,18 +504,21 @@ int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 	m->rep.private_data_len = param->private_data_len;
 	ret = pdcm_xmit(conn, m, conn->cm_timeout_ms,
 			pdcm_retries(conn->max_cm_retries));
-	matched = NULL;
 	if (!ret) {
 		conn->local_qpn = param->qp_num;
 		conn->rq_psn = param->starting_psn;
 		conn->responder_resources = param->responder_resources;
 		conn->initiator_depth = param->initiator_depth;
 		conn->rnr_retry_count = param->rnr_retry_count;
+		/*
+		 * The backlog slot stays taken until the RTU (or whatever
+		 * ends REP_SENT): half-open connections are bounded by the
+		 * backlog, not by how many REQs a peer sends and never
+		 * completes.
+		 */
 		pdcm_fsm_step(conn, PDCM_EV_SEND_REP);
-		matched = pdcm_take_matched(conn);
 	}
 	spin_unlock_irqrestore(&conn->lock, flags);
-	pdcm_slot_free(matched);	/* answered: the backlog slot is free */
 	kfree(m);
 	return ret;
 }
@@ -563,13 +647,17 @@ EXPORT_SYMBOL_NS_GPL(pdcm_send_rtu, PDCM);
 
 void pdcm_rtu_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 {
+	struct pdcm_listen *matched = NULL;
 	int ret;
 
 	spin_lock_irq(&conn->lock);
 	ret = pdcm_fsm_step(conn, PDCM_EV_RX_RTU);
-	if (ret >= 0)
+	if (ret >= 0) {
 		pdcm_cancel(conn);
+		matched = pdcm_take_matched(conn);	/* established */
+	}
 	spin_unlock_irq(&conn->lock);
+	pdcm_slot_free(matched);
 	if (ret < 0) {
 		pdcm_count(conn->port->cnt.rx_dup, PDCM_ATTR_RTU);
 		return;
@@ -593,6 +681,7 @@ void pdcm_rtu_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 int pdcm_notify(struct pdcm_id *id, enum ib_event_type event)
 {
 	struct pdcm_conn *conn = to_conn(id);
+	struct pdcm_listen *matched = NULL;
 	unsigned long flags;
 	int ret;
 
@@ -600,9 +689,12 @@ int pdcm_notify(struct pdcm_id *id, enum ib_event_type event)
 		return -EINVAL;
 	spin_lock_irqsave(&conn->lock, flags);
 	ret = pdcm_fsm_step(conn, PDCM_EV_COMM_EST);
-	if (ret >= 0)
+	if (ret >= 0) {
 		pdcm_cancel(conn);
+		matched = pdcm_take_matched(conn);	/* established */
+	}
 	spin_unlock_irqrestore(&conn->lock, flags);
+	pdcm_slot_free(matched);
 	if (ret < 0)
 		return ret;
 	/* USER_ESTABLISHED comes in order with the conn's other events */

@@ -43,8 +43,14 @@ static void pdcm_mad_send_handler(struct ib_mad_agent *agent,
 	const struct ib_mad_hdr *hdr = buf->mad;
 	u16 attr = be16_to_cpu(hdr->attr_id);
 
-	if (buf->retries && attr >= 0x10 && attr < 0x10 + PDCM_NUM_ATTRS)
+	/*
+	 * As ib_cm counts: cm_tx_msgs is every transmission (the first was
+	 * counted when it was posted), cm_tx_retries the repeats.
+	 */
+	if (buf->retries && attr >= 0x10 && attr < 0x10 + PDCM_NUM_ATTRS) {
+		atomic_long_add(buf->retries, &port->cnt.tx[attr - 0x10]);
 		atomic_long_add(buf->retries, &port->cnt.tx_retries[attr - 0x10]);
+	}
 	if (conn)
 		port->up->send_done(conn, buf, send_wc->status);
 	else if (buf->context[1] == PDCM_REPLY_AH) {
@@ -245,9 +251,13 @@ static int pdcm_mad_peer_av(struct pdcm_conn *conn, const struct pdcm_rx *rx)
 static int pdcm_mad_path_av(struct pdcm_conn *conn, struct sa_path_rec *path)
 {
 	struct pdcm_port *port = conn->port;
-	u16 index = 0;
+	u16 index;
 	int ret;
 
+	/* a P_Key the port does not have: no connection, as in ib_cm */
+	if (ib_find_cached_pkey(port->dev->ibdev, port->port_num,
+				be16_to_cpu(path->pkey), &index))
+		return -EINVAL;
 	if (conn->ah_valid) {
 		rdma_destroy_ah_attr(&conn->ah_attr);
 		conn->ah_valid = false;
@@ -257,9 +267,6 @@ static int pdcm_mad_path_av(struct pdcm_conn *conn, struct sa_path_rec *path)
 	if (ret)
 		return ret;
 	conn->ah_valid = true;
-	if (ib_find_cached_pkey(port->dev->ibdev, port->port_num,
-				be16_to_cpu(path->pkey), &index))
-		index = 0;
 	conn->pkey_index = index;
 	return 0;
 }

@@ -274,13 +274,19 @@ int pdcm_init_qp_attr(struct pdcm_id *id, struct ib_qp_attr *attr, int *mask)
 		PDCM_REQ_RCVD, PDCM_MRA_REQ_SENT, PDCM_REP_SENT, PDCM_MRA_REP_RCVD,
 		PDCM_REP_RCVD, PDCM_MRA_REP_SENT, PDCM_ESTABLISHED };
 	struct pdcm_conn *conn = to_conn(id);
-	bool rc, ok;
+	bool responder, requester, ok;
 	unsigned long flags;
 	int ret = 0;
 
 	spin_lock_irqsave(&conn->lock, flags);
-	rc = conn->qp_type == IB_QPT_RC || conn->qp_type == IB_QPT_XRC_INI ||
-	     conn->qp_type == IB_QPT_XRC_TGT;
+	/*
+	 * Which half of a reliable connection the QP is: an RC QP both, an
+	 * XRC initiator only sends (it has no responder resources, no RNR
+	 * timer), an XRC target only receives (no retries, no initiator
+	 * depth; only its ACK timeout), a UC QP neither.
+	 */
+	responder = conn->qp_type == IB_QPT_RC || conn->qp_type == IB_QPT_XRC_TGT;
+	requester = conn->qp_type == IB_QPT_RC || conn->qp_type == IB_QPT_XRC_INI;
 	switch (attr->qp_state) {
 	case IB_QPS_INIT:
 		ok = pdcm_state_in(id->state, init_ok, ARRAY_SIZE(init_ok));
@@ -306,7 +312,7 @@ int pdcm_init_qp_attr(struct pdcm_id *id, struct ib_qp_attr *attr, int *mask)
 		attr->path_mtu = conn->path_mtu;
 		attr->dest_qp_num = conn->remote_qpn;
 		attr->rq_psn = conn->rq_psn;
-		if (rc) {
+		if (responder) {
 			*mask |= IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER;
 			attr->max_dest_rd_atomic = conn->responder_resources;
 			attr->min_rnr_timer = 0;
@@ -318,10 +324,13 @@ int pdcm_init_qp_attr(struct pdcm_id *id, struct ib_qp_attr *attr, int *mask)
 			break;
 		*mask = IB_QP_STATE | IB_QP_SQ_PSN;
 		attr->sq_psn = conn->sq_psn;
-		if (rc) {
-			*mask |= IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
-				 IB_QP_RNR_RETRY | IB_QP_MAX_QP_RD_ATOMIC;
+		if (requester || responder) {
+			*mask |= IB_QP_TIMEOUT;
 			attr->timeout = conn->local_ack_timeout;
+		}
+		if (requester) {
+			*mask |= IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
+				 IB_QP_MAX_QP_RD_ATOMIC;
 			attr->retry_cnt = conn->retry_count;
 			attr->rnr_retry = conn->rnr_retry_count;
 			attr->max_rd_atomic = conn->initiator_depth;

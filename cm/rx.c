@@ -16,6 +16,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>
+#include <asm/unaligned.h>
 
 #include "cm.h"
 #include "compat.h"
@@ -345,26 +346,18 @@ static u32 pdcm_their_id(const struct pdcm_msg *msg)
 	}
 }
 
-/* Messages naming a comm ID we do not know get the answer ib_cm gives. */
+/*
+ * A message naming a comm ID we do not know is counted and dropped.  Only
+ * a DREQ is answered (with a DREP: the peer's disconnect then completes
+ * even if we forgot the connection), as ib_cm does; a REP or RTU gets
+ * nothing, so that a stream of made-up messages draws no stream of REJs.
+ */
 static void pdcm_rx_unknown(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 {
-	struct pdcm_msg m;
-
 	atomic_long_inc(&rx->port->cnt.rx_dropped);
 	trace_pdcm_drop(msg->hdr.attr_id, pdcm_our_id(msg), "unknown comm ID");
-	switch (msg->hdr.attr_id) {
-	case PDCM_ATTR_REP:
-	case PDCM_ATTR_RTU:
-		pdcm_rej_msg(&m, msg->hdr.tid, 0, msg->rep.local_comm_id,
-			     msg->hdr.attr_id == PDCM_ATTR_REP ?
-			     PDCM_MSG_RESPONSE_REP : PDCM_MSG_RESPONSE_OTHER,
-			     PDCM_REJ_INVALID_COMM_ID, NULL, 0, NULL, 0);
-		pdcm_reply(rx, &m);
-		break;
-	case PDCM_ATTR_DREQ:
+	if (msg->hdr.attr_id == PDCM_ATTR_DREQ)
 		pdcm_send_drep_to(rx, msg);
-		break;
-	}
 }
 
 static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,

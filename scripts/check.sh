@@ -8,6 +8,9 @@
 #   check.sh uml     the KUnit suites the upstream way (kunit.py, UML)
 #   check.sh dkms    packaging: make install staged, DKMS, the dkms guest
 #   check.sh style   checkpatch --strict, sparse, SPDX lines, kernel-doc
+#   check.sh fuzz    `make fuzz`: the hostile peer's big runs only, 10^6
+#                    fuzzed MADs against the KUnit kernel and a flood of
+#                    100,000 REQs (FUZZ_MADS, FLOOD_REQS change them)
 # Ends with one line "N passed, N failed, N skipped" counting every KUnit
 # case, every VM scenario case, every host-side step (module builds) and
 # two health cases per guest; exits non-zero if anything failed.
@@ -231,7 +234,8 @@ pair_boot() {
 # pairs KERNEL INITRD "A|B|TIMEOUT"...: queue two-guest scenarios A and B,
 # each pair on its own link.  Guest names are the scenarios' names, with
 # PAIR_PREFIX in front if set; PAIR_B="KERNEL|INITRD|WORDS|MEM" boots B
-# on another kernel (the KUnit one) with WORDS added to its command line.
+# on another kernel (the KUnit one) with WORDS added to its command line;
+# PAIR_A_WORDS are added to A's.
 PAIR_PORT=$((40000 + RANDOM % 5000 * 4))
 pairs() {
 	local k=$1 i=$2 spec a b t an bn bk= bi= bw= bm=
@@ -242,7 +246,7 @@ pairs() {
 		an=${PAIR_PREFIX:-}$a bn=${PAIR_PREFIX:-}$b
 		vm_only "$an" || vm_only "$bn" || continue
 		PAIR_PORT=$((PAIR_PORT + 2))
-		queue_job 2 pair_boot "$an" "pdcmvm.scenario=$a" "$bn" \
+		queue_job 2 pair_boot "$an" "${PAIR_A_WORDS:+$PAIR_A_WORDS }pdcmvm.scenario=$a" "$bn" \
 			"${bw:+$bw }pdcmvm.scenario=$b" "$t" "$PAIR_PORT" "$k" "$i" $bk $bi $bm
 		COUNT_ORDER+=("$an" "$bn")
 	done
@@ -361,6 +365,29 @@ vm_scenarios_6_1() {
 		pairs "$stock/vmlinux" "$initrd" \
 		"interop_rx_peer|interop_rx_pdcm|240" \
 		"interop_demux_peer|interop_demux_pdcm|240"
+	# the hostile CM peer (tests/hostile) against pdcm: forged messages,
+	# a REQ flood, stale-QPN storms, crossed DREQs, REJ-then-reuse
+	# (Documentation/robustness.rst); the fuzzer with B on the KUnit
+	# kernel (KASAN, lockdep, panic_on_warn), 20,000 MADs here, 10^6 in
+	# `make fuzz`
+	VM_MEM=512 pairs "$stock/vmlinux" "$initrd" \
+		"hostile_forge_peer|hostile_forge_pdcm|240" \
+		"hostile_storm_peer|hostile_storm_pdcm|240" \
+		"hostile_teardown_peer|hostile_teardown_pdcm|240"
+	VM_MEM=512 PAIR_A_WORDS="pdcmvm.flood=${FLOOD_REQS:-3000}" \
+		pairs "$stock/vmlinux" "$initrd" \
+		"hostile_flood_peer|hostile_flood_pdcm|${FLOOD_TIMEOUT:-240}"
+	# (`check.sh vm` alone has no KUnit kernel: B runs the stock one)
+	if [ -n "${KUNIT_B:-}" ]; then
+		PAIR_B=$KUNIT_B PAIR_PREFIX=kunit_ VM_MEM=512 \
+			PAIR_A_WORDS="pdcmvm.fuzz=${FUZZ_MADS:-20000}" \
+			pairs "$stock/vmlinux" "$initrd" \
+			"hostile_fuzz_peer|hostile_fuzz_pdcm|${FUZZ_TIMEOUT:-300}"
+	else
+		VM_MEM=512 PAIR_A_WORDS="pdcmvm.fuzz=${FUZZ_MADS:-20000}" \
+			pairs "$stock/vmlinux" "$initrd" \
+			"hostile_fuzz_peer|hostile_fuzz_pdcm|${FUZZ_TIMEOUT:-300}"
+	fi
 	# one guest each: the module, its parameters, and pdcm on both ends of
 	# rxe loopback through the test ULP's real QPs
 	local s specs=("stock_module|pdcmvm.scenario=module" "stock_params|pdcmvm.scenario=params")
@@ -485,7 +512,11 @@ vm) check_host; per_kernel check_vm; [ -n "${VM_ONLY:-}" ] || per_kernel check_d
 dkms) per_kernel check_dkms ;;
 uml) check_uml ;;
 style) check_style ;;
-*) die "usage: check.sh all|kunit|vm|dkms|uml|style" ;;
+fuzz) export VM_ONLY=${VM_ONLY:-'^(kunit_)?hostile_(fuzz|flood)_'} FUZZ_MADS=${FUZZ_MADS:-1000000}
+      export FLOOD_REQS=${FLOOD_REQS:-100000}
+      export FUZZ_TIMEOUT=$((600 + FUZZ_MADS / 40)) FLOOD_TIMEOUT=$((300 + FLOOD_REQS / 40))
+      check_host; check_kunit; check_vm ;;
+*) die "usage: check.sh all|kunit|vm|dkms|uml|style|fuzz" ;;
 esac
 timed count_all
 log "total $((SECONDS - t0)) s; logs in $LOGS"

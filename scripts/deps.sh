@@ -33,6 +33,7 @@ pkgs=(
 	dkms			# check.sh dkms: DKMS build/install into a throwaway root
 	openssl			# dkms: signs the module with a throwaway key, as on a host
 	python3-docutils	# make docs: rst2html, errors and warnings fail the build
+	libibumad-dev		# tests/hostile: the hostile CM peer is built against libibumad
 )
 
 missing=()

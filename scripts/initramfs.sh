@@ -39,6 +39,10 @@ cp /etc/libibverbs.d/rxe.driver "$R/etc/libibverbs.d/"
 for t in "${tools[@]}"; do
 	[ -x "$t" ] && cp "$t" "$R/usr/bin/"
 done
+# The hostile CM peer (tests/hostile), built here for the guests' libc.
+gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/cmhostile" \
+	"$PDCM_TOP/tests/hostile/cmhostile.c" -libumad
+tools+=("$R/usr/bin/cmhostile")
 for l in $(ldd "${tools[@]}" "$prov" 2>/dev/null |
 	   awk '/=>/ && $3 ~ /^\// {print $3} /^\t\/lib64/ {print $1}' | sort -u); do
 	case $l in

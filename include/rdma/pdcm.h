@@ -235,6 +235,7 @@ enum pdcm_rej_reason {
 	PDCM_REJ_INVALID_TRANSPORT_TYPE	= 9,
 	PDCM_REJ_STALE_CONN		= 10,
 	PDCM_REJ_INVALID_GID		= 12,
+	PDCM_REJ_INVALID_ALT_GID	= 18,
 	PDCM_REJ_INVALID_MTU		= 26,
 	PDCM_REJ_CONSUMER_DEFINED	= 28,
 	PDCM_REJ_INVALID_CLASS_VERSION	= 31,
@@ -447,6 +448,14 @@ struct pdcm_event {
  * It must not destroy @id itself: destroy waits for @id's running handler.
  * To destroy @id, return non-zero (-ENOMEM: without a REJ, so that the
  * peer retries).
+ *
+ * A listen may be matched by requests it does not serve (a SIDR_REQ on a
+ * connection listen's service ID, a REQ on a SIDR service's).  A handler
+ * says "not mine" by returning non-zero from PDCM_REQ_RECEIVED or
+ * PDCM_SIDR_REQ_RECEIVED without answering: pdcm then answers REJ
+ * CONSUMER_DEFINED (28) or SIDR_REP status REJECT (2) and frees the id
+ * and its backlog slot.  Returning 0 without answering keeps the request,
+ * and the slot, until the ULP answers or destroys it.
  */
 typedef int (*pdcm_handler)(struct pdcm_id *id, const struct pdcm_event *event);
 

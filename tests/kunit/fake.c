@@ -263,9 +263,12 @@ void fake_inject(struct fake *f, const struct pdcm_msg *m)
 {
 	struct pdcm_rx rx = { .port = f->port };
 
-	rx.wc.wc_flags = IB_WC_GRH;
+	rx.wc.wc_flags = IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
+	rx.wc.network_hdr_type = RDMA_NETWORK_IPV6;
 	rx.grh.sgid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
 	rx.grh.sgid.global.interface_id = cpu_to_be64(f->peer_guid);
+	rx.grh.dgid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
+	rx.grh.dgid.global.interface_id = cpu_to_be64(f->node_guid);
 	f->port->up->rx(&rx, m);
 }
 
@@ -300,8 +303,13 @@ void fake_mk_req(struct fake *f, struct pdcm_msg *m, u32 comm, u32 qpn,
 	r->path_mtu = IB_MTU_1024;
 	r->rnr_retry_count = 5;
 	r->max_cm_retries = 9;
+	/* the GIDs fake_inject()'s GRH carries */
+	r->primary_path.local_gid.global.subnet_prefix =
+		cpu_to_be64(0xfe80000000000000ULL);
 	r->primary_path.local_gid.global.interface_id =
 		cpu_to_be64(f->peer_guid);
+	r->primary_path.remote_gid.global.subnet_prefix =
+		cpu_to_be64(0xfe80000000000000ULL);
 	r->primary_path.remote_gid.global.interface_id =
 		cpu_to_be64(f->node_guid);
 	r->primary_path.hop_limit = 64;

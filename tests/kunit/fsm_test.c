@@ -356,8 +356,8 @@ struct fsm_tr {
 
 /*
  * Written from IBA Vol. 1 12.9 and ib_cm (protocol.md §3), not from
- * fsm.c.  pdcm extensions kept on purpose: a second MRA (sent or
- * received) while already MRAed.
+ * fsm.c.  pdcm extension kept on purpose: a second MRA sent while
+ * already MRAed.  A second MRA received is a duplicate, as in ib_cm.
  */
 static const struct fsm_tr fsm_expected[] = {
 	TR(IDLE, LISTEN, LISTEN),
@@ -371,7 +371,6 @@ static const struct fsm_tr fsm_expected[] = {
 	TR(REQ_SENT, RX_REJ, IDLE),
 	TR(REQ_SENT, SEND_REJ, IDLE),
 	TR(REQ_SENT, TIMEOUT, IDLE),
-	TR(MRA_REQ_RCVD, RX_MRA, MRA_REQ_RCVD),
 	TR(MRA_REQ_RCVD, RX_REP, REP_RCVD),
 	TR(MRA_REQ_RCVD, RX_REJ, IDLE),
 	TR(MRA_REQ_RCVD, SEND_REJ, IDLE),
@@ -393,7 +392,6 @@ static const struct fsm_tr fsm_expected[] = {
 	TR(REP_SENT, SEND_REJ, TIMEWAIT),
 	TR(REP_SENT, TIMEOUT, IDLE),
 	TR(REP_SENT, RX_DREQ, DREQ_RCVD),
-	TR(MRA_REP_RCVD, RX_MRA, MRA_REP_RCVD),
 	TR(MRA_REP_RCVD, RX_RTU, ESTABLISHED),
 	TR(MRA_REP_RCVD, COMM_EST, ESTABLISHED),
 	TR(MRA_REP_RCVD, RX_REJ, IDLE),
@@ -782,11 +780,15 @@ static void fsm_passive_rep_on_wire(struct kunit *test)
 	struct pdcm_id *id;
 	struct fake_sent *s;
 
+	/* a CA whose ACK delay differs from the REQ's ACK timeout (15) */
+	f->ibdev->attrs.local_ca_ack_delay = 9;
 	fsm_listen(f);
 	id = fsm_passive_rep(f, f->peer_comm, 0x112233);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
 	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REP);
+	/* the CA's ACK delay, as ib_cm sends it (issue 12 defect 13) */
+	KUNIT_EXPECT_EQ(test, s->msg.rep.target_ack_delay, 9);
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, f->tid + f->peer_comm);
 	KUNIT_EXPECT_EQ(test, s->msg.rep.local_comm_id,
 			be32_to_cpu(id->local_id));
@@ -1106,6 +1108,66 @@ static void fsm_rep_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 3U);
 }
 
+/*
+ * A REP_SENT connection keeps its backlog slot until the RTU (issue 12
+ * defect 7): REQs that are answered but never completed cannot pile up
+ * past the backlog.
+ */
+static void fsm_rep_sent_holds_slot(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+	unsigned int nev;
+
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
+	id = fsm_passive_rep(f, f->peer_comm, 0x112233);
+	nev = fsm_rec.nev;
+	fsm_mk_req(f, &m, f->peer_comm + 1, 0x112234);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.backlog_dropped), 1);
+	/* the RTU: established, the slot is free */
+	fsm_mk(&m, PDCM_ATTR_RTU, id, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_ESTABLISHED);
+	fsm_passive_req(f, f->peer_comm + 2, 0x112235);
+}
+
+/*
+ * What the peer chooses is capped (issue 12 defect 7): a REQ's CM
+ * response timeout and local ACK timeout of 31 (2.3 hours a try, 37 hours
+ * with the retries; the same TIMEWAIT) become 24 and 20; an MRA's service
+ * timeout of 31 counts as 24.
+ */
+static void fsm_peer_timeouts_capped(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct fsm_ev *e;
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+
+	fsm_listen(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.local_cm_response_timeout = 31;
+	m.req.primary_path.local_ack_timeout = 31;
+	fake_rx(f, &m);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
+	id = e->id;
+	KUNIT_EXPECT_EQ(test, to_conn(id)->local_ack_timeout, 20);
+	KUNIT_ASSERT_EQ(test, pdcm_send_rep(id, &fsm_rep), 0);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->timeout_ms, pdcm_timeout_ms(24));
+	fsm_mk(&m, PDCM_ATTR_MRA, id, f->peer_comm);
+	m.mra.msg_mraed = PDCM_MSG_RESPONSE_REP;
+	m.mra.service_timeout = 31;
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, f->nextend, 1U);
+	KUNIT_EXPECT_EQ(test, f->last_extend,
+			pdcm_timeout_ms(24) + pdcm_timeout_ms(20));
+}
+
 /* The DREQ's retries run out: DREQ_ERROR and TIMEWAIT. */
 static void fsm_dreq_timeout(struct kunit *test)
 {
@@ -1187,6 +1249,17 @@ static void fsm_mra_rcvd_for_req(struct kunit *test)
 			22);
 	KUNIT_EXPECT_EQ(test, f->nsent, 1U);
 
+	/*
+	 * More MRAs (copies, or a peer stretching the wait without end)
+	 * are duplicates: no new extension, no event (issue 12 defect 14).
+	 */
+	fake_rx(f, &m);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_MRA_REQ_RCVD);
+	KUNIT_EXPECT_EQ(test, f->nextend, 1U);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_MRA), 2);
+
 	fsm_mk_rep(f, &m, id, f->peer_comm, 0xc0ffee);
 	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_REP_RCVD);
@@ -1230,6 +1303,10 @@ static void fsm_mra_rcvd_for_rep(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->last_extend,
 			pdcm_timeout_ms(12) + pdcm_timeout_ms(15));
 	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_MRA_RECEIVED);
+	/* a second MRA is a duplicate: the REP's wait is not stretched */
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, f->nextend, 1U);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_MRA), 1);
 	fsm_mk(&m, PDCM_ATTR_RTU, id, f->peer_comm);
 	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_ESTABLISHED);
@@ -1554,6 +1631,85 @@ static void fsm_send_rej_req_rcvd(struct kunit *test)
 	fsm_passive_req(f, f->peer_comm + 1, 0x112234);
 }
 
+/* The REQ in @m is rejected at once with @reason, the GID it reached as ARI. */
+static void fsm_expect_req_rej(struct kunit *test, struct pdcm_msg *m,
+			       u16 reason)
+{
+	struct fake *f = FAKE(test);
+	unsigned int nsent = f->nsent, nev = fsm_rec.nev;
+	struct fake_sent *s;
+	union ib_gid ours = {};
+
+	ours.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
+	ours.global.interface_id = cpu_to_be64(f->node_guid);
+	fake_rx(f, m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_ASSERT_EQ(test, f->nsent, nsent + 1);
+	s = fake_last(f);
+	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
+	KUNIT_EXPECT_TRUE(test, s->reply);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, reason);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, m->req.local_comm_id);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.msg_rejected, PDCM_MSG_RESPONSE_REQ);
+	KUNIT_ASSERT_EQ(test, s->msg.rej.ari_len, sizeof(ours));
+	KUNIT_EXPECT_EQ(test, memcmp(s->msg.rej.ari, &ours, sizeof(ours)), 0);
+}
+
+/*
+ * REQ validation (issue 12 defect 9, IBA 12.6.5 / 12.6.7): the primary
+ * path's GIDs must be where the REQ came from and went to (REJ 12), and
+ * on RoCE, where there is no path migration, there is no alternate path
+ * (REJ 18).  Nothing is delivered; the backlog slot is not used up.
+ */
+static void fsm_req_bad_paths(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_msg m;
+
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.primary_path.local_gid.raw[15] ^= 1;	/* a spoofed sender */
+	fsm_expect_req_rej(test, &m, PDCM_REJ_INVALID_GID);
+	fsm_mk_req(f, &m, f->peer_comm + 1, 0x112234);
+	m.req.primary_path.remote_gid.raw[15] ^= 1;	/* not our GID */
+	fsm_expect_req_rej(test, &m, PDCM_REJ_INVALID_GID);
+	fsm_mk_req(f, &m, f->peer_comm + 2, 0x112235);
+	m.req.alternate_path.local_lid = 5;
+	fsm_expect_req_rej(test, &m, PDCM_REJ_INVALID_ALT_GID);
+	fsm_mk_req(f, &m, f->peer_comm + 3, 0x112236);
+	m.req.alternate_path.remote_gid.raw[0] = 0xfe;
+	fsm_expect_req_rej(test, &m, PDCM_REJ_INVALID_ALT_GID);
+	/* the one slot is still free: a good REQ is delivered */
+	fsm_passive_req(f, f->peer_comm + 4, 0x112237);
+}
+
+/*
+ * A REQ we rejected is forgotten (issue 12 defect 5): the same QP's next
+ * REQ, with a new comm ID, is a new request, not a stale connection; and
+ * a copy of the rejected REQ is a new request too.
+ */
+static void fsm_send_rej_forgets_peer(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id, *id2;
+
+	fsm_listen(f);
+	id = fsm_passive_req(f, f->peer_comm, 0x112233);
+	KUNIT_ASSERT_EQ(test, pdcm_send_rej(id, PDCM_REJ_CONSUMER_DEFINED,
+					    NULL, 0, NULL, 0), 0);
+	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 1U);
+	id2 = fsm_passive_req(f, f->peer_comm + 1, 0x112233);
+	KUNIT_EXPECT_EQ(test, id2->state, PDCM_REQ_RCVD);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 1U);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 0U);
+	KUNIT_ASSERT_EQ(test, pdcm_send_rej(id2, PDCM_REJ_CONSUMER_DEFINED,
+					    NULL, 0, NULL, 0), 0);
+	/* the first REQ again (its sender retried): delivered, not dropped */
+	id2 = fsm_passive_req(f, f->peer_comm, 0x112233);
+	KUNIT_EXPECT_EQ(test, id2->state, PDCM_REQ_RCVD);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_REQ), 0);
+}
+
 /* pdcm_send_rej() from REQ_SENT aborts our connect (as ib_cm allows). */
 static void fsm_send_rej_req_sent(struct kunit *test)
 {
@@ -1646,32 +1802,32 @@ static void fsm_rej_timeout_by_ari(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, fsm_last_ev()->id, id);
 }
 
-/* A REP or RTU naming an unknown comm ID: REJ INVALID_COMM_ID. */
+/*
+ * A REP or RTU naming an unknown comm ID: counted, dropped, no answer
+ * (issue 12 defect 8: each drew a REJ INVALID_COMM_ID, an amplifier).
+ */
 static void fsm_unknown_rep(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_req(f);
-	struct fake_sent *s;
 	struct pdcm_msg m;
 
+	KUNIT_ASSERT_EQ(test, f->nsent, 1U);	/* our REQ */
 	fsm_mk_rep(f, &m, id, f->peer_comm, 0xc0ffee);
 	m.rep.remote_comm_id ^= 0x80000000;
 	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_REQ_SENT);
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 0U);
-	s = fake_last(f);
-	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
-	KUNIT_EXPECT_TRUE(test, s->reply);
-	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_INVALID_COMM_ID);
-	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, f->peer_comm);
-	KUNIT_EXPECT_EQ(test, s->msg.rej.msg_rejected, PDCM_MSG_RESPONSE_REP);
-	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, m.hdr.tid);
+	KUNIT_EXPECT_EQ(test, f->nsent, 1U);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped), 1);
 
 	fsm_mk(&m, PDCM_ATTR_RTU, id, f->peer_comm);
 	m.rtu.remote_comm_id ^= 0x80000000;
 	fake_rx(f, &m);
-	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 2U);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 0U);
+	KUNIT_EXPECT_EQ(test, f->nsent, 1U);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped), 2);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_REQ_SENT);
 }
 
 /* A DREQ naming an unknown comm ID: DREP, ids swapped. */
@@ -1763,9 +1919,18 @@ static void fsm_backlog_drop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.backlog_dropped),
 			2);
+	/* nor does the REP (issue 12 defect 7): the slot is held to the RTU */
 	KUNIT_ASSERT_EQ(test, pdcm_send_rep(id, &fsm_rep), 0);
 	fake_rx(f, &m);
-	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 2U);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.backlog_dropped),
+			3);
+	fsm_mk(&m, PDCM_ATTR_RTU, id, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_ESTABLISHED);
+	fsm_mk_req(f, &m, f->peer_comm + 1, 0x112234);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 3U);
 	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_REQ_RECEIVED);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(fsm_last_ev()->id->remote_id),
 			f->peer_comm + 1);
@@ -2465,8 +2630,13 @@ static void fsm_conn_queue_bounded(struct kunit *test)
 			dropped + 3);
 	complete(&fsm_blk.release);
 	fake_settle();
-	/* the first MRA and the 16 queued ones each reached the handler */
-	KUNIT_EXPECT_EQ(test, fsm_rec.nev, PDCM_CONN_MAX_PENDING + 1);
+	/*
+	 * the first MRA reached the handler, the 16 queued ones were handled
+	 * too: duplicates, which extend nothing (issue 12 defect 14)
+	 */
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_MRA),
+			PDCM_CONN_MAX_PENDING);
 }
 
 /*
@@ -2664,88 +2834,83 @@ static void fsm_init_qp_attr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), -EINVAL);
 }
 
-/* The RC-only bits of each modify: UC QPs take none of them. */
-#define FSM_RTR_RC_ONLY	(IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER)
-#define FSM_RTS_RC_ONLY	(IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | \
-			 IB_QP_MAX_QP_RD_ATOMIC)
+#define FSM_RESPONDER	(IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER)
+#define FSM_REQUESTER	(IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_MAX_QP_RD_ATOMIC)
 
-/* RTR and RTS masks of @id: with the RC-only bits if @rc, else none. */
-static void fsm_expect_qp_masks(struct kunit *test, struct pdcm_id *id,
-				bool rc)
+/* The RTR and RTS masks of @id's QP: @rtr_has and @rts_has, nothing more. */
+static void fsm_expect_masks(struct kunit *test, struct pdcm_id *id,
+			     int rtr_has, int rts_has)
 {
 	struct ib_qp_attr a = {};
-	int mask = 0;
+	int mask;
 
 	a.qp_state = IB_QPS_RTR;
 	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
-	KUNIT_EXPECT_EQ(test, mask & ~FSM_RTR_RC_ONLY,
-			IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
-			IB_QP_DEST_QPN | IB_QP_RQ_PSN);
-	KUNIT_EXPECT_EQ(test, mask & FSM_RTR_RC_ONLY, rc ? FSM_RTR_RC_ONLY : 0);
+	KUNIT_EXPECT_EQ(test, mask & (FSM_RESPONDER | FSM_REQUESTER), rtr_has);
 	a.qp_state = IB_QPS_RTS;
 	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
-	KUNIT_EXPECT_EQ(test, mask & ~FSM_RTS_RC_ONLY,
-			IB_QP_STATE | IB_QP_SQ_PSN);
-	KUNIT_EXPECT_EQ(test, mask & FSM_RTS_RC_ONLY, rc ? FSM_RTS_RC_ONLY : 0);
+	KUNIT_EXPECT_EQ(test, mask & ~(IB_QP_STATE | IB_QP_SQ_PSN), rts_has);
 }
 
 /*
- * UC and XRC: the REQ names the transport (UC 1; XRC as extended 3 with
- * XRC 1), the passive side's event carries it (UC, XRC_TGT), and the QP
- * attributes leave out what only a reliable QP takes for UC and keep it
- * for XRC on both sides.
+ * XRC (issue 12 defect 11): an XRC target is the receiving half of an RC
+ * QP (responder attributes at RTR, only the ACK timeout at RTS), an XRC
+ * initiator the sending half; an established XRC target leaves without
+ * a DREQ, as ib_cm's does.  A UC QP gets none of them.
  */
-static void fsm_init_qp_attr_uc_xrc(struct kunit *test)
+static void fsm_xrc_qp_attr(struct kunit *test)
 {
-	static const struct {
-		enum ib_qp_type active, passive;
-		u8 transport, ext;
-		bool rc;
-	} t[] = {
-		{ IB_QPT_UC, IB_QPT_UC, PDCM_TRANSPORT_UC, 0, false },
-		{ IB_QPT_XRC_INI, IB_QPT_XRC_TGT, PDCM_TRANSPORT_EXT,
-		  PDCM_EXT_TRANSPORT_XRC, true },
-		{ IB_QPT_RC, IB_QPT_RC, PDCM_TRANSPORT_RC, 0, true },
-	};
 	struct fake *f = FAKE(test);
 	struct pdcm_req_param p;
-	struct pdcm_id *a, *b;
-	struct fake_sent *s;
+	struct pdcm_id *id, *tgt;
 	struct pdcm_msg m;
-	unsigned int i;
-	u32 comm;
+	struct fsm_ev *e;
 
 	fsm_listen(f);
-	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		/* active: our REQ, the peer's REP */
-		comm = f->peer_comm + 2 * i;
-		a = fsm_id(f);
-		fsm_req_param(f, &p);
-		p.qp_type = t[i].active;
-		KUNIT_ASSERT_EQ(test, pdcm_send_req(a, &p), 0);
-		s = fake_last(f);
-		KUNIT_EXPECT_EQ(test, s->msg.req.transport_type, t[i].transport);
-		KUNIT_EXPECT_EQ(test, s->msg.req.ext_transport_type, t[i].ext);
-		fsm_mk_rep(f, &m, a, comm, 0xc0ffee + i);
-		fake_rx(f, &m);
-		KUNIT_ASSERT_EQ(test, a->state, PDCM_REP_RCVD);
-		fsm_expect_qp_masks(test, a, t[i].rc);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.transport_type = PDCM_TRANSPORT_EXT;
+	m.req.ext_transport_type = PDCM_EXT_TRANSPORT_XRC;
+	fake_rx(f, &m);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
+	tgt = e->id;
+	KUNIT_EXPECT_EQ(test, e->ev.param.req_rcvd.qp_type, IB_QPT_XRC_TGT);
+	fsm_expect_masks(test, tgt, FSM_RESPONDER, IB_QP_TIMEOUT);
 
-		/* passive: that REQ from the peer */
-		memcpy(&m, &s->msg, sizeof(m));
-		m.req.local_comm_id = comm + 1;
-		m.req.local_ca_guid = f->peer_guid;
-		m.req.service_id = fsm_rec.sid;
-		m.req.local_qpn = 0x2000 + i;
-		fake_rx(f, &m);
-		KUNIT_ASSERT_EQ(test, fsm_last_ev()->type, PDCM_REQ_RECEIVED);
-		b = fsm_last_ev()->id;
-		KUNIT_EXPECT_EQ(test, fsm_last_ev()->ev.param.req_rcvd.qp_type,
-				t[i].passive);
-		KUNIT_ASSERT_EQ(test, pdcm_send_rep(b, &fsm_rep), 0);
-		fsm_expect_qp_masks(test, b, t[i].rc);
-	}
+	id = fsm_id(f);
+	fsm_req_param(f, &p);
+	p.qp_type = IB_QPT_XRC_INI;
+	KUNIT_ASSERT_EQ(test, pdcm_send_req(id, &p), 0);
+	fsm_mk_rep(f, &m, id, f->peer_comm + 1, 0xc0ffee);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_REP_RCVD);
+	fsm_expect_masks(test, id, 0, IB_QP_TIMEOUT | FSM_REQUESTER);
+
+	/* the target, established, destroyed: no DREQ */
+	KUNIT_ASSERT_EQ(test, pdcm_send_rep(tgt, &fsm_rep), 0);
+	fsm_mk(&m, PDCM_ATTR_RTU, tgt, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, tgt->state, PDCM_ESTABLISHED);
+	fsm_destroy(f, tgt);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 0U);
 }
+
+/* A UC QP: no RC attributes at all. */
+static void fsm_uc_qp_attr(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_msg m;
+	struct fsm_ev *e;
+
+	fsm_listen(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.transport_type = PDCM_TRANSPORT_UC;
+	fake_rx(f, &m);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
+	fsm_expect_masks(test, e->id, 0, 0);
 
 /* ---- TIMEWAIT's delay ----------------------------------------------- */
 
@@ -3227,6 +3392,10 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_rej_no_listener),
 	KUNIT_CASE(fsm_rej_received),
 	KUNIT_CASE(fsm_send_rej_req_rcvd),
+	KUNIT_CASE(fsm_send_rej_forgets_peer),
+	KUNIT_CASE(fsm_req_bad_paths),
+	KUNIT_CASE(fsm_rep_sent_holds_slot),
+	KUNIT_CASE(fsm_peer_timeouts_capped),
 	KUNIT_CASE(fsm_send_rej_req_sent),
 	KUNIT_CASE(fsm_send_rej_rep_sent),
 	KUNIT_CASE(fsm_rej_after_rep),
@@ -3265,7 +3434,8 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_local_ids_unguessable),
 	KUNIT_CASE(fsm_send_fails_state_kept),
 	KUNIT_CASE(fsm_init_qp_attr),
-	KUNIT_CASE(fsm_init_qp_attr_uc_xrc),
+	KUNIT_CASE(fsm_xrc_qp_attr),
+	KUNIT_CASE(fsm_uc_qp_attr),
 	KUNIT_CASE(fsm_timewait_delay),
 	KUNIT_CASE(fsm_timewait_floor),
 	KUNIT_CASE(fsm_timewait_delay_passive),

@@ -338,6 +338,8 @@ static void ulp_aconn_start(struct ulp_aconn *ac)
 				(struct sockaddr *)&a->dst, &ac->path);
 	if (ret)
 		goto fail;
+	if (a->pkey)		/* a P_Key of the caller's choice */
+		ac->path.pkey = cpu_to_be16(a->pkey);
 	ret = ulp_req_pdata(ac, pdata, pdata_len);
 	if (ret)
 		goto fail;

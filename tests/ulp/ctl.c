@@ -14,7 +14,7 @@
  *   destroy_listener NAME
  *   connect COUNT SID DST [SRC] [MSGS] [SIZE] [src=IP] [msgs=N] [size=N]
  *	  [dev=NAME] [port=N] [timeout=S] [cm_timeout=N] [retries=N]
- *	  [timewait=0|1] [verify=0|1] [peer_disc=0|1]
+ *	  [timewait=0|1] [verify=0|1] [peer_disc=0|1] [pkey=N]
  *   sidr_listen SID [dev=NAME] [port=N] [qkey=N] [verify=0|1]
  *   sidr SID DST [SRC] [size=N] [dev=NAME] [port=N] [timeout=S]
  *	  [retries=N] [qkey=N] [verify=0|1]
@@ -338,7 +338,7 @@ static struct ib_device *ulp_find_dev(const char *name)
 struct ulp_opts {
 	const char *dev, *src, *mode, *from;
 	u32 port, msgs, size, backlog, timeout, cm_timeout, retries, timewait;
-	u32 verify, qkey, count, delay, mra, mra_delay, peer_disc, uc;
+	u32 verify, qkey, count, delay, mra, mra_delay, peer_disc, uc, pkey;
 	const char *pos[ULP_MAX_ARGS];	/* positional words */
 	int npos;
 };
@@ -418,6 +418,7 @@ static int ulp_parse_opts(int argc, char **argv, struct ulp_opts *o)
 		{ "mra_delay", offsetof(struct ulp_opts, mra_delay) },
 		{ "peer_disc", offsetof(struct ulp_opts, peer_disc) },
 		{ "uc", offsetof(struct ulp_opts, uc) },
+		{ "pkey", offsetof(struct ulp_opts, pkey) },
 	};
 	int i;
 	size_t k;
@@ -514,7 +515,8 @@ static int ulp_parse_active(struct ulp_opts *o, int first,
 	a->verify = o->verify != 0;
 	a->qkey = o->qkey ?: ULP_QKEY;
 	a->qp_type = o->uc ? IB_QPT_UC : IB_QPT_RC;
-	if (a->size < ULP_MIN_MSG || a->size > ULP_MAX_MSG ||
+	a->pkey = o->pkey;
+	if (o->pkey > 0xffff || a->size < ULP_MIN_MSG || a->size > ULP_MAX_MSG ||
 	    o->timeout > 300 || a->cm_timeout > 31 || a->cm_retries > 15)
 		return -EINVAL;
 	return 0;

@@ -485,6 +485,8 @@ static int ulp_passive_handler(struct pdcm_id *id, const struct pdcm_event *ev)
 
 	if (ev->event == PDCM_REQ_RECEIVED)
 		return ulp_req_received(id, ev);
+	if (ev->event == PDCM_SIDR_REQ_RECEIVED)
+		return -EPROTONOSUPPORT;	/* not ours: pdcm rejects, frees */
 	if (!pc || pc->kind != ULP_CTX_PCONN) {
 		pr_warn_once("pdcm_ulp: %s on an id that is no connection\n",
 			     pdcm_event_name(ev->event));

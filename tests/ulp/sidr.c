@@ -123,6 +123,8 @@ static int ulp_sidr_passive_handler(struct pdcm_id *id,
 	struct pdcm_sidr_rep_param rep = {};
 	struct ulp_sidr_listener *s;
 
+	if (ev->event == PDCM_REQ_RECEIVED)
+		return -EPROTONOSUPPORT;	/* not ours: pdcm rejects, frees */
 	if (ev->event != PDCM_SIDR_REQ_RECEIVED)
 		return 0;
 	/* ulp_lock keeps @s from being freed while we answer. */

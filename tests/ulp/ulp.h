@@ -393,6 +393,7 @@ struct ulp_connect_args {
 	bool verify;		/* compare echoes, not just their length */
 	u32 qkey;		/* sidr: the UD QP's Q_Key */
 	enum ib_qp_type qp_type;	/* connect: IB_QPT_RC or (uc=1) UC */
+	u16 pkey;		/* connect: this P_Key in the path, not 0xffff */
 	unsigned int no;	/* run number */
 	int gen;		/* ulp_abort_gen when it began */
 };

@@ -35,5 +35,12 @@ check sidr_unbound ulp sidr udp:9998 "$VM_IP"
 ulp_note "sidr 4 "
 check sidr_unbound_status_1 ulp_is "sidr 4 " status 1
 check sidr_unbound_nothing_sent ulp_is "sidr 4 " sent 0
+# a P_Key rxe0 does not have (issue 12 defect 10): no REQ goes out
+tx0=$(cat /sys/class/infiniband/rxe0/ports/1/cm_tx_msgs/req)
+ulp connect 1 tcp:7001 "$VM_IP" pkey=0x1234 2>/dev/null
+ulp_note "run 5 "
+check foreign_pkey_failed ulp_is "run 5 " failed 1
+check foreign_pkey_not_rejected ulp_is "run 5 " rej 0
+check foreign_pkey_no_req sh -c "[ \$(cat /sys/class/infiniband/rxe0/ports/1/cm_tx_msgs/req) = $tx0 ]"
 ulp_teardown "$res0"
 suite_end

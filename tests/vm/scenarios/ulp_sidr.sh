@@ -27,5 +27,16 @@ check sidr_again ulp sidr udp:7174 "$VM_IP" size=1024
 check again_verified ulp_is "sidr 2 " verified 1
 check passive_two_requests ulp_is "sidr_listener " reqs 2
 check no_ids_left ulp_is "live " ids 1
+# requests of the other kind (issue 12 defect 17): the handler says "not
+# mine", pdcm answers at once and frees the id
+check rc_listen ulp listen X tcp:7181 any mode=accept
+check sidr_to_rc_listen ulp sidr tcp:7181 "$VM_IP" timeout=5 retries=1
+ulp_note "sidr 3 "
+check sidr_to_rc_rejected ulp_is "sidr 3 " status 2
+check req_to_sidr_listen ulp connect 1 udp:7174 "$VM_IP" timeout=5 retries=1
+ulp_note "run 4 "
+check req_to_sidr_rej_28 ulp_is "run 4 " rej_reason 28
+check rc_listen_holds_nothing ulp_is "listener X " live 0
+check only_the_two_listens_ids ulp_is "live " ids 2
 ulp_teardown "$res0"
 suite_end
