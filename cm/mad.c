@@ -53,9 +53,8 @@ static void pdcm_mad_send_handler(struct ib_mad_agent *agent,
 	}
 	if (conn)
 		port->up->send_done(conn, buf, send_wc->status);
-	else if (buf->context[1] == PDCM_REPLY_AH) {
+	else if (buf->context[1] == PDCM_REPLY_AH)
 		rdma_destroy_ah(buf->ah, 0);
-	}
 	ib_free_send_mad(buf);
 }
 

@@ -156,8 +156,8 @@ struct pdcm_sdp_event {
  * connection at a time (different connections concurrently).  On a
  * connection's own event a handler may call any pdcm_sdp_*() on it,
  * including pdcm_sdp_reject() and pdcm_sdp_close() (freed after the
- * handler returns); it must not close other connections or listeners.  Returning non-zero closes @conn as
- * pdcm_sdp_close() does.
+ * handler returns); it must not close other connections or listeners.
+ * Returning non-zero closes @conn as pdcm_sdp_close() does.
  */
 typedef int (*pdcm_sdp_handler)(struct pdcm_sdp_conn *conn,
 				const struct pdcm_sdp_event *ev);
