@@ -2911,6 +2911,7 @@ static void fsm_uc_qp_attr(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
 	fsm_expect_masks(test, e->id, 0, 0);
+}
 
 /* ---- TIMEWAIT's delay ----------------------------------------------- */
 
