@@ -16,7 +16,6 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>
-#include <asm/unaligned.h>
 
 #include "cm.h"
 #include "compat.h"
