@@ -12,6 +12,7 @@
  * fake_exit() then checks that no pdcm conn leaked.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/irqflags.h>
 #include <rdma/ib_cm.h>
 #include <rdma/pdcm.h>
@@ -176,13 +177,28 @@ static void ibt_destroy(struct ib_cm_id *id)
 	ib_destroy_cm_id(id);
 }
 
+/*
+ * pdcm_conns_live() once it is @want: an id destroyed by its handler's
+ * return is freed by its last reference, from pdcm_wq, a little later.
+ */
+static int ibt_live_settles(int want)
+{
+	int tries;
+
+	for (tries = 0; tries < 100 && pdcm_conns_live() != want; tries++)
+		msleep(20);
+	return pdcm_conns_live();
+}
+
 /* A REQ from the peer's @comm; the new id (asserts one new event). */
 static struct ib_cm_id *ibt_passive_req(struct fake *f, u32 comm)
 {
 	unsigned int nev = ibt.nev;
 	struct pdcm_msg m;
 
-	fake_mk_req(f, &m, comm, 0x112233, ibt.sid, ibt_pdata, 1);
+	/* each comm ID its own QP: a second REQ from a connected QP is stale */
+	fake_mk_req(f, &m, comm, 0x112233 + (comm - f->peer_comm), ibt.sid,
+		    ibt_pdata, 1);
 	m.req.local_qkey = 0x11223344;
 	fake_rx(f, &m);
 	KUNIT_ASSERT_EQ(f->test, ibt.nev, nev + 1);
@@ -441,7 +457,7 @@ static void ibcm_handler_return_destroys(struct kunit *test)
 	ibt_passive_req(f, f->peer_comm);
 	fake_settle();
 	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 1U);
-	KUNIT_EXPECT_EQ(test, pdcm_conns_live(), live);
+	KUNIT_EXPECT_EQ(test, ibt_live_settles(live), live);
 }
 
 /* -ENOMEM from a handler destroys the id and sends nothing. */
@@ -455,7 +471,7 @@ static void ibcm_handler_enomem(struct kunit *test)
 	ibt_passive_req(f, f->peer_comm);
 	fake_settle();
 	KUNIT_EXPECT_EQ(test, f->nsent, 0U);
-	KUNIT_EXPECT_EQ(test, pdcm_conns_live(), live);
+	KUNIT_EXPECT_EQ(test, ibt_live_settles(live), live);
 	/* the peer's retry is a new REQ and is delivered */
 	ibt.ret_for[IB_CM_REQ_RECEIVED] = 0;
 	ibt_passive_req(f, f->peer_comm);
