@@ -450,9 +450,10 @@ static void ibcm_listen_errors(struct kunit *test)
 static void ibcm_handler_return_destroys(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
-	int live = pdcm_conns_live();
+	int live;
 
 	ibt_listen(f, NULL);
+	live = pdcm_conns_live();	/* the listen's id included */
 	ibt.ret_for[IB_CM_REQ_RECEIVED] = -EINVAL;
 	ibt_passive_req(f, f->peer_comm);
 	fake_settle();
@@ -464,9 +465,10 @@ static void ibcm_handler_return_destroys(struct kunit *test)
 static void ibcm_handler_enomem(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
-	int live = pdcm_conns_live();
+	int live;
 
 	ibt_listen(f, NULL);
+	live = pdcm_conns_live();	/* the listen's id included */
 	ibt.ret_for[IB_CM_REQ_RECEIVED] = -ENOMEM;
 	ibt_passive_req(f, f->peer_comm);
 	fake_settle();
