@@ -35,7 +35,7 @@ ulp_note "sidr 3 "
 check sidr_to_rc_rejected ulp_is "sidr 3 " status 2
 check req_to_sidr_listen ulp connect 1 udp:7174 "$VM_IP" timeout=5 retries=1
 ulp_note "run 4 "
-check req_to_sidr_rej_28 ulp_is "run 4 " rej_reason 28
+check req_to_sidr_rej_28 ulp_is "run 4 " rej_reasons 28:1
 check rc_listen_holds_nothing ulp_is "listener X " live 0
 check only_the_two_listens_ids ulp_is "live " ids 2
 ulp_teardown "$res0"
