@@ -38,10 +38,12 @@ check l_no_errors ulp_is "listener L " errors 0
 # F's REPs were re-sent while nobody answered; once they are all over,
 # cm_tx_msgs/rep counts every transmission, as ib_cm's does (issue 12
 # defect 16): one REP per delivered REQ plus cm_tx_retries/rep
+# F's half-open connections hold their REPs until the peer's CM response
+# timeout: wait for the first re-send (a fast flood can end before it)
+check rep_retries_happened wait_for "cnt_ge cm_tx_retries rep 1" 60
 reps=$(($(ulp_get 'listener L ' reqs) + $(ulp_get 'listener F ' reqs) + $(ulp_get 'listener S ' reqs)))
 check close_all ulp close
 check all_closed ulp_wait_idle 30
-check rep_retries_happened cnt_ge cm_tx_retries rep 1
 tx_counts_retries() {
 	_t=$(pdcm_cnt cm_tx_msgs rep) _r=$(pdcm_cnt cm_tx_retries rep)
 	[ "$_t" -eq $((reps + _r)) ] && return 0
