@@ -303,7 +303,7 @@ kunit_scenarios_6_1() {
 	# the suites, then the module and connection scenarios under KASAN,
 	# lockdep and panic_on_warn
 	local s specs=("kunit|$dbg pdcmvm.scenario=kunit" "kunit_module|$dbg pdcmvm.scenario=module")
-	for s in ulp_rc ulp_sidr ulp_rej ulp_leak ulp_rping shim_sdp shim_kdapl fault_remove; do
+	for s in ulp_rc ulp_sidr ulp_rej ulp_leak ulp_rping shim_sdp shim_kdapl fault_remove ibcm_loop; do
 		specs+=("kunit_$s|$dbg pdcmvm.scenario=$s")
 	done
 	guests "$bz" "$initrd" 600 "${specs[@]}"
@@ -394,14 +394,14 @@ vm_scenarios_6_1() {
 	for s in ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_rping ulp_demo trace shim_sdp shim_kdapl fault_remove; do
 		specs+=("stock_$s|pdcmvm.scenario=$s")
 	done
-	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 180 "${specs[@]}"
+	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 300 "${specs[@]}"
 	ibcm_vm "$stock/vmlinux" "$initrd"
 }
 
 # The 6.12 stock kernel's guests (check_vm's locals in scope), named k612_*.
 # K612_PAIRS and K612_SCENARIOS are the lists to extend: a pair "A|B|TIMEOUT"
 # of scenario files (A the stock CM, B pdcm), and single-guest scenarios.
-# (The ib_cm drop-in's rdma-core and NVMe scenarios on 6.12 go here.)
+# The ib_cm drop-in's rdma-core and NVMe scenarios: ibcm_vm.
 K612_PAIRS=(
 	"mad_rx_peer|mad_rx_pdcm|120"
 	"interop_rx_peer|interop_rx_pdcm|150"
@@ -423,7 +423,8 @@ vm_scenarios_6_12() {
 	for s in "${K612_SCENARIOS[@]}"; do
 		specs+=("k612_stock_$s|pdcmvm.scenario=$s")
 	done
-	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 180 "${specs[@]}"
+	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 300 "${specs[@]}"
+	ibcm_vm "$stock/vmlinux" "$initrd" k612_
 }
 
 # --- ib_cm drop-in guests (Documentation/ibcm.rst) -------------------------
@@ -431,16 +432,26 @@ vm_scenarios_6_12() {
 # one guest on rxe loopback; a pair against the stock CM (A stock, B the
 # drop-in) and a pair of drop-in guests, each running every tool both ways.
 ibcm_vm() {
-	local k=$1 i=$2
-	VM_MEM=512 guests "$k" "$i" 240 "stock_ibcm_loop|pdcmvm.scenario=ibcm_loop"
-	VM_MEM=512 pairs "$k" "$i" "ibcm_peer|ibcm_pdcm|300" \
-		"ibcm_coexist_peer|ibcm_coexist_pdcm|200"
-	PAIR_PREFIX=pp_ VM_MEM=512 pairs "$k" "$i" "ibcm_pdcm_a|ibcm_pdcm|300"
-	# NVMe over Fabrics (RDMA) through Debian's nvmet-rdma / nvme-rdma on
-	# rdma_cm: the drop-in on the target side, then on the host side
-	VM_MEM=768 pairs "$k" "$i" \
+	local k=$1 i=$2 p=${3:-}
+	VM_MEM=512 guests "$k" "$i" 240 "${p}stock_ibcm_loop|pdcmvm.scenario=ibcm_loop"
+	PAIR_PREFIX=$p VM_MEM=512 pairs "$k" "$i" "ibcm_peer|ibcm_pdcm|300"
+	# NVMe over Fabrics (RDMA) through the kernel's nvmet-rdma / nvme-rdma
+	# on rdma_cm: the drop-in on the target side, then on the host side
+	PAIR_PREFIX=$p VM_MEM=768 pairs "$k" "$i" \
 		"ibcm_nvme_host_peer|ibcm_nvme_tgt_pdcm|300" \
 		"ibcm_nvme_tgt_peer|ibcm_nvme_host_pdcm|300"
+	# 6.12 runs the above (issue 14); 6.1 also coexistence with native
+	# listens, two drop-in guests, and the drop-in's guest on the KUnit
+	# kernel (its own rdma_cm, rdma_ucm, nvmet-rdma and nvme-rdma, under
+	# KASAN, lockdep and panic_on_warn) against the stock CM
+	[ -z "$p" ] || return 0
+	VM_MEM=512 pairs "$k" "$i" "ibcm_coexist_peer|ibcm_coexist_pdcm|200"
+	PAIR_PREFIX=pp_ VM_MEM=512 pairs "$k" "$i" "ibcm_pdcm_a|ibcm_pdcm|300"
+	[ -n "${KUNIT_B:-}" ] || return 0
+	PAIR_B=$KUNIT_B PAIR_PREFIX=kunit_ VM_MEM=768 pairs "$k" "$i" \
+		"ibcm_peer|ibcm_pdcm|420" \
+		"ibcm_nvme_host_peer|ibcm_nvme_tgt_pdcm|420" \
+		"ibcm_nvme_tgt_peer|ibcm_nvme_host_pdcm|420"
 }
 # --- end ib_cm drop-in guests ----------------------------------------------
 
@@ -463,7 +474,7 @@ dkms_job() {	# dkms_job STOCK PREFIX
 	rm -f "$LOGS/${2}stock_dkms.result" "build/${2}dkms.cpio.gz"
 	PDCM_TAG=$2 scripts/install.sh check "$1" >"$LOGS/${2}dkms.out" 2>&1
 	[ -f "build/${2}dkms.cpio.gz" ] &&
-		VM_MEM=512 guest_boot "${2}stock_dkms" "$1/vmlinux" "build/${2}dkms.cpio.gz" 120 \
+		VM_MEM=512 guest_boot "${2}stock_dkms" "$1/vmlinux" "build/${2}dkms.cpio.gz" 300 \
 			"pdcmvm.scenario=dkms"
 }
 

@@ -167,6 +167,7 @@ struct conn {
 	uint32_t qpn, their_qpn;
 	uint64_t tid;
 	int state;			/* 0 REQ sent, 1 REP seen, 2 RTU sent, 3 gone */
+	int dreqs;			/* DREQs received on it */
 	struct timespec t0;
 };
 
@@ -577,6 +578,7 @@ static void answer(const uint8_t *mad)
 			c->state = C_EST;
 		break;
 	case A_DREQ:
+		c->dreqs++;
 		if (c->state == C_GONE)
 			dreq_after++;
 		if (c->state == C_EST && cross) {
@@ -769,18 +771,31 @@ static void cmd_dreq(void)
  * then send our own DREQ on each, and for SECS count the DREPs we get and
  * the DREQs pdcm still sends.
  */
+static int crossed_dreqd(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nconns; i++)
+		n += conns[i].state == C_EST && conns[i].dreqs > 0;
+	return n;
+}
+
 static void cmd_crossed(char **argv)
 {
-	unsigned long d0 = rcvd[A_DREQ], p0 = rcvd[A_DREP];
+	unsigned long p0 = rcvd[A_DREP];
 	int secs = atoi(argv[1]), i, est = 0;
 	double end = now_ms() + secs * 1e3;
 	uint8_t m[MAD_SIZE];
 
+	/*
+	 * Per conn, not by a count taken now: pdcm may have sent the first
+	 * DREQs while the previous command was still draining.
+	 */
 	for (i = 0; i < nconns; i++)
 		est += conns[i].state == C_EST;
-	while (rcvd[A_DREQ] - d0 < (unsigned long)est && now_ms() < end)
+	while (crossed_dreqd() < est && now_ms() < end)
 		drain(10);
-	printf("crossed established=%d dreqs_first=%lu\n", est, rcvd[A_DREQ] - d0);
+	printf("crossed established=%d dreqs_first=%d\n", est, crossed_dreqd());
 	dreq_after = 0;
 	for (i = 0; i < nconns; i++) {
 		struct conn *c = &conns[i];
