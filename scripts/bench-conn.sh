@@ -13,6 +13,8 @@
 #   BENCH_MEM=1000                  N of the memory pass (0: none)
 #   BENCH_PAIR=1                    also the two-guest run (0: not)
 #   BENCH_PAIR_N="1000 5000"        its connection counts
+#   BENCH_PROFILE=1                 instead: perf's profile of one cmtime
+#                                   run of the first N on each CM
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 . "$PDCM_TOP/scripts/vm.sh"
@@ -34,6 +36,14 @@ pdcm_build bench-conn "/usr/src/linux-headers-$kver" build/logs/bench-conn-build
 	{ cat build/logs/bench-conn-build.log; die "build failed"; }
 scripts/ibcm-crc.sh "$dir/Module.symvers" "/usr/src/linux-headers-$kver" >/dev/null ||
 	die "the ib_cm drop-in's CRCs do not match $kver's ib_cm (scripts/ibcm-crc.sh)"
+if [ "${BENCH_PROFILE:-0}" = 1 ]; then
+	PDCM_INITRAMFS_TOOLS=perf scripts/initramfs.sh stock "$stock" "$dir" build/bench-prof.cpio.gz
+	VM_MEM=${BENCH_VM_MEM:-3072} vm_run build/logs/bench-prof.log "$stock/vmlinux" \
+		build/bench-prof.cpio.gz 1800 \
+		"pdcmvm.scenario=bench_conn_prof pdcmvm.bench_n=${BENCH_N%% *}" || true
+	sed -n 's/^\[[ 0-9.]*\] bench_prof: //p' build/logs/bench-prof.log
+	exit 0
+fi
 scripts/initramfs.sh stock "$stock" "$dir" build/bench-conn.cpio.gz
 
 words() {	# words NS ROUNDS MEM
@@ -74,6 +84,6 @@ if [ "$BENCH_PAIR" = 1 ]; then
 			{ grep -v '^PASS' "build/logs/bench-conn-${g%%:*}.ktap"; \
 			  log "the two-guest run failed (build/logs/bench-conn-${g%%:*}.log)"; }
 	done
-	logs+=(build/logs/bench-conn-b.log)
+	logs+=(build/logs/bench-conn-b.log:build/logs/bench-conn-a.log)
 fi
 python3 scripts/bench_table.py "${logs[@]}" | tee build/logs/bench-conn.table

@@ -4,7 +4,7 @@
 
 Reads the "bench_conn: key=value ..." lines the bench_conn scenarios
 write (tests/vm/scenarios/bench_conn_lib.sh), one console log per setup
-(one guest; the client guest of the two-guest run), and prints, per setup
+(one guest; for the two-guest run "CLIENT.log:SERVER.log"), and prints, per setup
 and N, each CM's median with the round-to-round range [min..max], and the
 ratio pdcm/ib_cm: of the medians, and its range over the rounds (each
 round's pdcm run against the same round's ib_cm run).
@@ -23,27 +23,34 @@ CMS = ["stock", "pdcm", "native"]
 NAMES = {"stock": "ib_cm", "pdcm": "pdcm", "native": "native"}
 
 
-def parse(path):
-    runs, mems = [], []
-    with open(path, errors="replace") as f:
-        for line in f:
-            m = LINE.search(line)
-            if not m:
-                continue
-            d = {}
-            for kv in m.group(1).split():
-                k, _, v = kv.partition("=")
-                try:
-                    d[k] = float(v)
-                except ValueError:
-                    d[k] = v
-            if "mem" in d:
-                mems.append(d)
-            else:
-                if d.get("connect"):
-                    d["cps"] = d["n"] * 1000.0 / d["connect"]
-                runs.append(d)
-    return runs, mems
+def parse(paths):
+    runs, mems, srv = [], [], []
+    for line in lines(paths):
+        m = LINE.search(line)
+        if not m:
+            continue
+        d = {}
+        for kv in m.group(1).split():
+            k, _, v = kv.partition("=")
+            try:
+                d[k] = float(v)
+            except ValueError:
+                d[k] = v
+        if d.get("side") == "server":
+            srv.append(d)
+        elif "mem" in d:
+            mems.append(d)
+        else:
+            if d.get("connect"):
+                d["cps"] = d["n"] * 1000.0 / d["connect"]
+            runs.append(d)
+    return runs, mems, srv
+
+
+def lines(paths):
+    for path in paths.split(":"):
+        with open(path, errors="replace") as f:
+            yield from f
 
 
 def fmt(v):
@@ -87,7 +94,7 @@ def ratio(a, b):
     return s
 
 
-def table(title, runs, mems):
+def table(title, runs, mems, srv):
     ns = sorted({int(r["n"]) for r in runs})
     rounds = sorted({int(r["round"]) for r in runs})
     print("== %s: %d round(s); median [min..max] over the rounds" %
@@ -129,6 +136,16 @@ def table(title, runs, mems):
                    ratio(col["pdcm"], col["stock"])
                    if k.endswith("side") else ""]
             print("".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip())
+    if srv:
+        print()
+        print("server guest's counters, each CM's whole slot (all N):")
+        for k in COUNTS[:-1]:
+            col = {cm: {int(m["round"]): m.get(k) for m in srv
+                        if m["cm"] == cm} for cm in ("stock", "pdcm")}
+            row = [k.replace("_", " "), cell(col["stock"].values()),
+                   cell(col["pdcm"].values()),
+                   ratio(col["pdcm"], col["stock"])]
+            print("".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip())
     bad = [r for r in runs if r.get("rc") or r.get("errors")]
     for r in bad:
         print("!! %s round %d N=%d: rc=%s errors=%s" %
@@ -141,11 +158,11 @@ def main():
     titles = ["one guest, rxe loopback (both ends on one CM)",
               "two guests (server 10.0.0.1, client 10.0.0.2, both on the CM)"]
     for i, path in enumerate(sys.argv[1:]):
-        runs, mems = parse(path)
+        runs, mems, srv = parse(path)
         if not runs:
             print("== %s: no measurements in %s" % (titles[min(i, 1)], path))
             continue
-        table(titles[min(i, 1)], runs, mems)
+        table(titles[min(i, 1)], runs, mems, srv)
 
 
 if __name__ == "__main__":
