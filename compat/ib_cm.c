@@ -40,6 +40,20 @@
 static DEFINE_MUTEX(ibcm_lock);
 static LIST_HEAD(ibcm_listens);		/* listening ibcm_ids, ibcm_lock */
 
+/*
+ * The in-tree ib_cm bounds no listen: every REQ becomes a connection for
+ * its user, and rdma_ucm bounds what waits for user space by itself
+ * (net.rdma_ucm.max_backlog).  pdcm's default backlog (1024 half-open
+ * connections a listen) would drop the REQs of a burst of thousands --
+ * cmtime -c 5000 -- and turn them into REQ retransmissions
+ * (Documentation/performance.rst), so the drop-in's listens get a
+ * backlog of their own.
+ */
+static unsigned int listen_backlog = 65536;
+module_param(listen_backlog, uint, 0644);
+MODULE_PARM_DESC(listen_backlog,
+		 "Half-open connections (REQ received, not yet established) each listen may hold; past it REQs are dropped for the peer to retry (default 65536; 0: ib_pdcm's default_backlog)");
+
 /* ---- ids ----------------------------------------------------------- */
 
 /* The public fields that mirror pdcm's, read without its lock (debug). */
@@ -195,6 +209,7 @@ static int ibcm_listen_locked(struct ibcm_id *me, __be64 service_id)
 	struct pdcm_listen_attr attr = {
 		.service_id = service_id,
 		.service_mask = 0,	/* exact */
+		.backlog = min(READ_ONCE(listen_backlog), 1U << 20),
 	};
 	int ret;
 

@@ -11,7 +11,9 @@
 #   BENCH_ROUNDS=3                  rounds (each CM once a round, the
 #                                   order alternating)
 #   BENCH_MEM=1000                  N of the memory pass (0: none)
-#   BENCH_PAIR=1                    also the two-guest run (0: not)
+#   BENCH_CMS="stock pdcm native"   the stacks (pdcm1024: the drop-in with
+#                                   ib_pdcm's default listen backlog)
+#   BENCH_PAIR=1                    also the two-guest run (default 0)
 #   BENCH_PAIR_N="1000 5000"        its connection counts
 #   BENCH_PROFILE=1                 instead: perf's profile of one cmtime
 #                                   run of the first N on each CM
@@ -23,7 +25,9 @@ cd "$PDCM_TOP"
 BENCH_N=${BENCH_N:-100 1000 5000 10000}
 BENCH_ROUNDS=${BENCH_ROUNDS:-3}
 BENCH_MEM=${BENCH_MEM:-1000}
-BENCH_PAIR=${BENCH_PAIR:-1}
+BENCH_CMS=${BENCH_CMS:-stock pdcm native}
+# (the two-guest run boots two guests at once: off unless asked for)
+BENCH_PAIR=${BENCH_PAIR:-0}
 BENCH_PAIR_N=${BENCH_PAIR_N:-1000 5000}
 BENCH_PAIR_ROUNDS=${BENCH_PAIR_ROUNDS:-$BENCH_ROUNDS}
 
@@ -49,7 +53,7 @@ scripts/initramfs.sh stock "$stock" "$dir" build/bench-conn.cpio.gz
 words() {	# words NS ROUNDS MEM
 	# no_hash_pointers: the memory pass matches frees to allocations by
 	# the pointers the kmem tracepoints print (bench_conn_lib.sh)
-	echo "no_hash_pointers pdcmvm.bench_n=$(echo $1 | tr ' ' ,) pdcmvm.bench_rounds=$2 pdcmvm.bench_mem=$3"
+	echo "no_hash_pointers pdcmvm.bench_n=$(echo $1 | tr ' ' ,) pdcmvm.bench_rounds=$2 pdcmvm.bench_mem=$3 pdcmvm.bench_cms=$(echo $BENCH_CMS | tr ' ' ,)"
 }
 
 # rxe's QPs for 10,000 connections on each end, and cmtime's, need memory

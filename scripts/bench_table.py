@@ -19,8 +19,9 @@ STEPS = ["create_id", "resolve_addr", "resolve_route", "create_qp",
          "connect", "disconnect", "destroy"]
 COUNTS = ["req_retries", "rep_retries", "dreq_retries", "req_dups",
           "rep_dups", "mra", "rej", "errors"]
-CMS = ["stock", "pdcm", "native"]
-NAMES = {"stock": "ib_cm", "pdcm": "pdcm", "native": "native"}
+CMS = ["stock", "pdcm", "native", "pdcm1024"]
+NAMES = {"stock": "ib_cm", "pdcm": "pdcm", "native": "native",
+         "pdcm1024": "pdcm, listen_backlog=0"}
 
 
 def parse(paths):
@@ -99,8 +100,9 @@ def table(title, runs, mems, srv):
     rounds = sorted({int(r["round"]) for r in runs})
     print("== %s: %d round(s); median [min..max] over the rounds" %
           (title, len(rounds)))
-    w = [22, 24, 24, 20, 22]
-    hdr = ["", "ib_cm", "pdcm (drop-in)", "pdcm/ib_cm", "pdcm native (ULP)"]
+    w = [22, 24, 24, 20, 22, 22]
+    hdr = ["", "ib_cm", "pdcm (drop-in)", "pdcm/ib_cm", "pdcm native (ULP)",
+           "drop-in, backlog 1024"]
     for n in ns:
         print()
         print("".join(("N=%d" % n if i == 0 else h).ljust(w[i])
@@ -118,7 +120,8 @@ def table(title, runs, mems, srv):
             row = [label, cell(col["stock"].values()),
                    cell(col["pdcm"].values()),
                    ratio(col["pdcm"], col["stock"]),
-                   cell(col["native"].values())]
+                   cell(col["native"].values()),
+                   cell(col["pdcm1024"].values())]
             print("".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip())
     if mems:
         print()

@@ -16,7 +16,8 @@
 #
 # Words of the kernel command line: pdcmvm.bench_n=100,1000 (the Ns),
 # pdcmvm.bench_rounds=R, pdcmvm.bench_mem=N (0: no memory pass),
-# pdcmvm.bench_cms=stock,pdcm,native.
+# pdcmvm.bench_cms=stock,pdcm,native (and pdcm1024: the drop-in with
+# listen_backlog=0).
 . /pdcm/scenarios/ibcm_lib.sh
 . /pdcm/scenarios/ulp_lib.sh
 
@@ -44,6 +45,10 @@ bc_up() {
 	case $1 in
 	stock) modprobe ib_cm && modprobe rdma_ucm ;;
 	pdcm) ibcm_load && modprobe rdma_ucm ;;
+	# the drop-in with ib_pdcm's default backlog (1024) on its listens,
+	# as before it had a backlog parameter of its own
+	pdcm1024) modprobe ib_pdcm && insmod /pdcm/ibcm/ib_cm.ko listen_backlog=0 &&
+		modprobe rdma_ucm ;;
 	native) modprobe ib_pdcm && modprobe pdcm_ulp ;;
 	esac || return 1
 	[ "$1" = stock ] && [ -e /sys/module/ib_pdcm ] && return 1
@@ -54,7 +59,7 @@ bc_up() {
 bc_down() {
 	case $1 in
 	stock) _ms="rdma_ucm rdma_cm ib_cm" ;;
-	pdcm) _ms="rdma_ucm rdma_cm ib_cm ib_pdcm" ;;
+	pdcm | pdcm1024) _ms="rdma_ucm rdma_cm ib_cm ib_pdcm" ;;
 	native) _ms="pdcm_ulp ib_pdcm" ;;
 	esac
 	for _m in $_ms; do
@@ -157,7 +162,7 @@ _bc_slab_kb() {
 # connection side.
 bc_mem() {
 	_mods="ib_cm"
-	[ "$1" = pdcm ] && _mods="ib_cm ib_pdcm"
+	[ "$1" = stock ] || _mods="ib_cm ib_pdcm"
 	_flt=""
 	for _m in $_mods; do
 		# /proc/modules prints addresses only to a reader allowed to see them
