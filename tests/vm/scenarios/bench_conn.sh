@@ -16,6 +16,8 @@ echo 30 >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 r=1
 while [ $r -le "$BC_ROUNDS" ]; do
 	for cm in $(bc_order $r); do
+		# the old-backlog comparison only once
+		[ $cm = pdcm1024 ] && [ $r -gt 1 ] && continue
 		check "r${r}_${cm}_up" bc_up $cm
 		if [ $cm = native ]; then
 			check "r${r}_native_listen" ulp listen L tcp:$BC_PORT "$VM_IP"
