@@ -29,7 +29,8 @@ while [ $r -le "$BC_ROUNDS" ]; do
 			check "r${r}_${cm}_warmup" bc_warmup "$VM_IP"
 			for n in $BC_NS; do
 				check "r${r}_${cm}_$n" bc_cmtime $cm $r $n "$VM_IP"
-				check "r${r}_${cm}_${n}_server_alive" bc_server_alive
+				# (not in a check's subshell: it may restart the server)
+				bc_server_alive
 			done
 			if [ "$BC_MEM" -gt 0 ] && [ $r -eq 1 ]; then
 				check "r${r}_${cm}_mem" bc_mem $cm $r "$BC_MEM"

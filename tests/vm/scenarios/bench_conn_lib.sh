@@ -121,7 +121,6 @@ bc_server_alive() {
 	kmsg "bench_conn: cmtime server died; restarting it"
 	bc_server_start
 	bc_warmup "$VM_IP"
-	return 1
 }
 
 bc_server_stop() {
