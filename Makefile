@@ -10,6 +10,8 @@
 #   make check          the whole test suite: KUnit kernel + stock-kernel VMs
 #   make fuzz           the hostile peer's long runs: 10^6 fuzzed MADs, a
 #                       100,000-REQ flood (Documentation/robustness.rst)
+#   make bench-conn     connection setup: stock ib_cm against pdcm's drop-in
+#                       under rdma-core's cmtime (Documentation/performance.rst)
 #   make demo           boot a stock Debian guest and show pdcm working on rxe
 #   make install        build the production modules (no test modules) and
 #                       install them into /lib/modules/<rel>/updates, depmod;
@@ -54,7 +56,7 @@ PDCM_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 DKMS_SRC ?= /usr/src
 MODPROBE_CONF := $(INSTALL_MOD_PATH)/etc/modprobe.d/pdcm.conf
 
-.PHONY: all modules clean check check-kunit check-vm check-uml demo bench deps style sparse fuzz
+.PHONY: all modules clean check check-kunit check-vm check-uml demo bench bench-conn deps style sparse fuzz
 .PHONY: kdir install uninstall install-modprobe-conf uninstall-modprobe-conf
 .PHONY: dkms-src dkms docs
 
@@ -154,5 +156,8 @@ demo:
 
 bench:
 	scripts/bench.sh
+
+bench-conn:
+	scripts/bench-conn.sh
 
 endif

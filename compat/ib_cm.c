@@ -40,6 +40,20 @@
 static DEFINE_MUTEX(ibcm_lock);
 static LIST_HEAD(ibcm_listens);		/* listening ibcm_ids, ibcm_lock */
 
+/*
+ * The in-tree ib_cm bounds no listen: every REQ becomes a connection for
+ * its user, and rdma_ucm bounds what waits for user space by itself
+ * (net.rdma_ucm.max_backlog).  pdcm's default backlog (1024 half-open
+ * connections a listen) would drop the REQs of a burst of thousands --
+ * cmtime -c 5000 -- and turn them into REQ retransmissions
+ * (Documentation/performance.rst), so the drop-in's listens get a
+ * backlog of their own.
+ */
+static unsigned int listen_backlog = 65536;
+module_param(listen_backlog, uint, 0644);
+MODULE_PARM_DESC(listen_backlog,
+		 "Half-open connections (REQ received, not yet established) each listen may hold; past it REQs are dropped for the peer to retry (default 65536; 0: ib_pdcm's default_backlog)");
+
 /* ---- ids ----------------------------------------------------------- */
 
 /* The public fields that mirror pdcm's, read without its lock (debug). */
@@ -195,6 +209,7 @@ static int ibcm_listen_locked(struct ibcm_id *me, __be64 service_id)
 	struct pdcm_listen_attr attr = {
 		.service_id = service_id,
 		.service_mask = 0,	/* exact */
+		.backlog = min(READ_ONCE(listen_backlog), 1U << 20),
 	};
 	int ret;
 
@@ -317,17 +332,18 @@ static const struct {
 
 static void ibcm_req_param(struct ibcm_id *me, struct ibcm_id *listener,
 			   const struct pdcm_req_event_param *p,
-			   struct ib_cm_req_event_param *q)
+			   struct ib_cm_req_event_param *q,
+			   struct sa_path_rec *path)
 {
-	me->path = *p->primary_path;
-	me->path.service_id = me->pd->service_id;
+	*path = *p->primary_path;
+	path->service_id = me->pd->service_id;
 	if (p->sgid_attr)
-		me->path.rec_type =
+		path->rec_type =
 			sa_conv_gid_to_pathrec_type(p->sgid_attr->gid_type);
 	q->listen_id = &listener->id;
 	q->bth_pkey = p->bth_pkey;
 	q->port = p->port;
-	q->primary_path = &me->path;
+	q->primary_path = path;
 	q->alternate_path = NULL;
 	q->ppath_sgid_attr = p->sgid_attr;
 	q->remote_ca_guid = p->remote_ca_guid;
@@ -362,12 +378,13 @@ static void ibcm_rep_param(const struct pdcm_rep_event_param *p,
 }
 
 static void ibcm_params(struct ibcm_id *me, struct ibcm_id *listener,
-			const struct pdcm_event *pev, struct ib_cm_event *ev)
+			const struct pdcm_event *pev, struct ib_cm_event *ev,
+			struct sa_path_rec *path)
 {
 	switch (pev->event) {
 	case PDCM_REQ_RECEIVED:
 		ibcm_req_param(me, listener, &pev->param.req_rcvd,
-			       &ev->param.req_rcvd);
+			       &ev->param.req_rcvd, path);
 		break;
 	case PDCM_REP_RECEIVED:
 		ibcm_rep_param(&pev->param.rep_rcvd, &ev->param.rep_rcvd);
@@ -417,10 +434,24 @@ static void ibcm_params(struct ibcm_id *me, struct ibcm_id *listener,
  * process context.  A non-zero return makes pdcm destroy the pdcm_id
  * (with REJ, unless -ENOMEM); the ibcm_id is freed here first.
  */
+/*
+ * What an event points to while its handler runs: ib_cm's users copy what
+ * they keep (rdma_cm copies the path and the private data), so the
+ * delivering call's stack holds it, not every id.
+ */
+struct ibcm_delivery {
+	struct sa_path_rec path;	/* the primary path of a REQ */
+	/* private data zero padded to the message's whole field (RTU and
+	 * DREP have the largest, 224 bytes)
+	 */
+	u8 pdata[IB_CM_RTU_PRIVATE_DATA_SIZE];
+};
+
 static int ibcm_handler(struct pdcm_id *pd, const struct pdcm_event *pev)
 {
 	struct ibcm_id *me = pd->context, *listener = NULL;
 	struct ib_cm_event ev = {};
+	struct ibcm_delivery d;
 	unsigned int size;
 	int ret;
 
@@ -441,7 +472,7 @@ static int ibcm_handler(struct pdcm_id *pd, const struct pdcm_event *pev)
 	}
 	ibcm_sync(me);
 	ev.event = ibcm_events[pev->event].type;
-	ibcm_params(me, listener, pev, &ev);
+	ibcm_params(me, listener, pev, &ev, &d.path);
 	size = ibcm_events[pev->event].pdata;
 	if (size) {
 		/* ib_cm's users read the whole field of the message */
@@ -449,11 +480,11 @@ static int ibcm_handler(struct pdcm_id *pd, const struct pdcm_event *pev)
 					 size);
 
 		if (len && pev->private_data)
-			memcpy(me->pdata, pev->private_data, len);
+			memcpy(d.pdata, pev->private_data, len);
 		else
 			len = 0;
-		memset(me->pdata + len, 0, size - len);
-		ev.private_data = me->pdata;
+		memset(d.pdata + len, 0, size - len);
+		ev.private_data = d.pdata;
 	}
 	ret = me->id.cm_handler(&me->id, &ev);
 	if (ret) {

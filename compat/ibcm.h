@@ -23,9 +23,9 @@
  * @dying: the last user destroys the listen; new users wait for @gone
  * @gone: completed once pdcm has removed the listen
  * @share: ib_cm_insert_listen() users of the listen (1 for ib_cm_listen())
- * @path: the primary path of the REQ being delivered
- * @pdata: the private data of the event being delivered, zero padded to
- *	the message's whole field (224 bytes is the largest, RTU and DREP)
+ *
+ * What an event points to (path, private data) lives on the delivering
+ * call's stack, not here: one of these per connection side.
  */
 struct ibcm_id {
 	struct ib_cm_id id;
@@ -36,8 +36,6 @@ struct ibcm_id {
 	bool dying;
 	struct completion gone;
 	unsigned int share;
-	struct sa_path_rec path;
-	u8 pdata[IB_CM_RTU_PRIVATE_DATA_SIZE];
 };
 
 static inline struct ibcm_id *to_ibcm(struct ib_cm_id *cm_id)

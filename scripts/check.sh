@@ -394,6 +394,9 @@ vm_scenarios_6_1() {
 	for s in ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_rping ulp_demo trace shim_sdp shim_kdapl fault_remove; do
 		specs+=("stock_$s|pdcmvm.scenario=$s")
 	done
+	# a smoke of `make bench-conn` (Documentation/performance.rst): 100
+	# cmtime connections on each CM, about 30 s of guest time
+	specs+=("stock_bench_conn|pdcmvm.scenario=bench_conn pdcmvm.bench_n=100 pdcmvm.bench_cms=stock,pdcm")
 	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 300 "${specs[@]}"
 	ibcm_vm "$stock/vmlinux" "$initrd"
 }

@@ -36,6 +36,11 @@ prov=/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
 mkdir -p "$R/usr/lib/x86_64-linux-gnu/libibverbs" "$R/etc/libibverbs.d"
 cp "$prov" "$R$prov"
 cp /etc/libibverbs.d/rxe.driver "$R/etc/libibverbs.d/"
+# PDCM_INITRAMFS_TOOLS: more host programs, with their libraries (perf for
+# `BENCH_PROFILE=1 make bench-conn`)
+for t in ${PDCM_INITRAMFS_TOOLS:-}; do
+	tools+=("$(readlink -f "$(command -v "$t")")")
+done
 for t in "${tools[@]}"; do
 	[ -x "$t" ] && cp "$t" "$R/usr/bin/"
 done

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+"""The table of `make bench-conn` from its guests' consoles.
+
+Reads the "bench_conn: key=value ..." lines the bench_conn scenarios
+write (tests/vm/scenarios/bench_conn_lib.sh), one console log per setup
+(one guest; for the two-guest run "CLIENT.log:SERVER.log"), and prints, per setup
+and N, each CM's median with the round-to-round range [min..max], and the
+ratio pdcm/ib_cm: of the medians, and its range over the rounds (each
+round's pdcm run against the same round's ib_cm run).
+Documentation/performance.rst explains the columns.
+"""
+import re
+import statistics
+import sys
+
+LINE = re.compile(r"bench_conn: (.*)$")
+STEPS = ["create_id", "resolve_addr", "resolve_route", "create_qp",
+         "connect", "disconnect", "destroy"]
+COUNTS = ["req_retries", "rep_retries", "dreq_retries", "req_dups",
+          "rep_dups", "mra", "rej", "errors"]
+CMS = ["stock", "pdcm", "native", "pdcm1024"]
+NAMES = {"stock": "ib_cm", "pdcm": "pdcm", "native": "native",
+         "pdcm1024": "pdcm, listen_backlog=0"}
+
+
+def parse(paths):
+    runs, mems, srv = [], [], []
+    for line in lines(paths):
+        m = LINE.search(line)
+        if not m:
+            continue
+        d = {}
+        for kv in m.group(1).split():
+            k, _, v = kv.partition("=")
+            try:
+                d[k] = float(v)
+            except ValueError:
+                d[k] = v
+        if d.get("side") == "server":
+            srv.append(d)
+        elif "mem" in d:
+            mems.append(d)
+        else:
+            if d.get("connect"):
+                d["cps"] = d["n"] * 1000.0 / d["connect"]
+            runs.append(d)
+    return runs, mems, srv
+
+
+def lines(paths):
+    for path in paths.split(":"):
+        with open(path, errors="replace") as f:
+            yield from f
+
+
+def fmt(v):
+    if not num(v):
+        return "-" if v is None else str(v)
+    if abs(v) >= 100 or v == int(v):
+        return "%d" % round(v)
+    if abs(v) >= 10:
+        return "%.1f" % v
+    return "%.2f" % v
+
+
+def num(v):
+    return isinstance(v, float)
+
+
+def cell(vals):
+    vals = [v for v in vals if num(v)]
+    if not vals:
+        return "-"
+    med = statistics.median(vals)
+    if len(vals) == 1:
+        return fmt(med)
+    return "%s [%s..%s]" % (fmt(med), fmt(min(vals)), fmt(max(vals)))
+
+
+def ratio(a, b):
+    """pdcm/ib_cm of the medians, and the range of the per-round ratios."""
+    ma = [v for v in a.values() if num(v)]
+    mb = [v for v in b.values() if num(v)]
+    if not ma or not mb:
+        return "-"
+    mda, mdb = statistics.median(ma), statistics.median(mb)
+    if mdb == 0:
+        return "-" if mda == 0 else "inf"
+    per = [a[r] / b[r] for r in a if r in b and num(a[r]) and num(b[r])
+           and b[r]]
+    s = "%.2f" % (mda / mdb)
+    if len(per) > 1:
+        s += " [%.2f..%.2f]" % (min(per), max(per))
+    return s
+
+
+def table(title, runs, mems, srv):
+    ns = sorted({int(r["n"]) for r in runs})
+    rounds = sorted({int(r["round"]) for r in runs})
+    print("== %s: %d round(s); median [min..max] over the rounds" %
+          (title, len(rounds)))
+    w = [22, 24, 24, 20, 22, 22]
+    hdr = ["", "ib_cm", "pdcm (drop-in)", "pdcm/ib_cm", "pdcm native (ULP)",
+           "drop-in, backlog 1024"]
+    for n in ns:
+        print()
+        print("".join(("N=%d" % n if i == 0 else h).ljust(w[i])
+                      for i, h in enumerate(hdr)).rstrip())
+        by = {cm: {int(r["round"]): r for r in runs
+                   if r["cm"] == cm and int(r["n"]) == n} for cm in CMS}
+        keys = [("connections/s", "cps")] + \
+            [("%s ms" % s.replace("_", " "), s) for s in STEPS] + \
+            [(k.replace("_", " "), k) for k in COUNTS]
+        for label, k in keys:
+            col = {cm: {rd: r.get(k) for rd, r in by[cm].items()}
+                   for cm in CMS}
+            if all(v is None for cm in CMS for v in col[cm].values()):
+                continue
+            row = [label, cell(col["stock"].values()),
+                   cell(col["pdcm"].values()),
+                   ratio(col["pdcm"], col["stock"]),
+                   cell(col["native"].values()),
+                   cell(col["pdcm1024"].values())]
+            print("".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip())
+    if mems:
+        print()
+        n = int(mems[0]["n"])
+        print("memory, %d connections live (both ends in this guest), "
+              "bytes per connection side:" % n)
+        for label, k in [("CM modules' slab", "cm_per_side"),
+                         ("all slab (whole stack)", "slab_per_side"),
+                         ("live connections", "live"),
+                         ("trace events lost", "lost")]:
+            col = {cm: {int(m["round"]): m.get(k) for m in mems
+                        if m["cm"] == cm} for cm in ("stock", "pdcm")}
+            row = [label, cell(col["stock"].values()),
+                   cell(col["pdcm"].values()),
+                   ratio(col["pdcm"], col["stock"])
+                   if k.endswith("side") else ""]
+            print("".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip())
+    if srv:
+        print()
+        print("server guest's counters, each CM's whole slot (all N):")
+        for k in COUNTS[:-1]:
+            col = {cm: {int(m["round"]): m.get(k) for m in srv
+                        if m["cm"] == cm} for cm in ("stock", "pdcm")}
+            row = [k.replace("_", " "), cell(col["stock"].values()),
+                   cell(col["pdcm"].values()),
+                   ratio(col["pdcm"], col["stock"])]
+            print("".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip())
+    bad = [r for r in runs if r.get("rc") or r.get("errors")]
+    for r in bad:
+        print("!! %s round %d N=%d: rc=%s errors=%s" %
+              (NAMES[r["cm"]], r["round"], r["n"], fmt(r.get("rc")),
+               fmt(r.get("errors"))))
+    print()
+
+
+def main():
+    titles = ["one guest, rxe loopback (both ends on one CM)",
+              "two guests (server 10.0.0.1, client 10.0.0.2, both on the CM)"]
+    for i, path in enumerate(sys.argv[1:]):
+        runs, mems, srv = parse(path)
+        if not runs:
+            print("== %s: no measurements in %s" % (titles[min(i, 1)], path))
+            continue
+        table(titles[min(i, 1)], runs, mems, srv)
+
+
+if __name__ == "__main__":
+    main()

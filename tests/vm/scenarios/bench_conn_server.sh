@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# `make bench-conn` across two guests, the server (10.0.0.1): for each
+# round and CM in the order bench_conn_client.sh follows, load the stack,
+# run a cmtime server until the client says it is done, print this side's
+# counters for the slot, unload.  Both guests run the same CM at a time.
+. /pdcm/scenarios/bench_conn_lib.sh
+
+BC_CMS=$(echo "$BC_CMS" | sed 's/native//')
+net_up
+rxe_add rxe0 eth0
+suite_begin bench_conn_server
+check peer_reachable wait_for "ping -c1 -W1 $VM_PEER" 60
+r=1
+while [ $r -le "$BC_ROUNDS" ]; do
+	for cm in $(bc_order $r); do
+		check "r${r}_${cm}_up" bc_up $cm
+		c0=$(bc_counters)
+		bc_server_start
+		# the client's "done" (it retries until this listens)
+		check "r${r}_${cm}_client_done" timeout 3600 nc -l -p $SYNC_PORT
+		bc_server_stop
+		kmsg "bench_conn: side=server cm=$cm round=$r $(bc_delta "$c0" "$(bc_counters)")"
+		sleep 1
+		check "r${r}_${cm}_down" retry 30 bc_down $cm
+	done
+	r=$((r + 1))
+done
+suite_end
