@@ -306,6 +306,8 @@ kunit_scenarios_6_1() {
 	for s in ulp_rc ulp_sidr ulp_rej ulp_leak ulp_rping shim_sdp shim_kdapl fault_remove; do
 		specs+=("kunit_$s|$dbg pdcmvm.scenario=$s")
 	done
+	# allocation-failure sweeps, with kmemleak (Documentation/robustness.rst)
+	specs+=("kunit_faults|$dbg kmemleak=on pdcmvm.scenario=faults")
 	guests "$bz" "$initrd" 600 "${specs[@]}"
 }
 
