@@ -814,7 +814,8 @@ struct pdcm_listen *pdcm_ltab_insert(struct pdcm_ltab *t,
 
 	mutex_lock(&t->lock);
 	if (assign) {
-		ret = pdcm_fail() ? -ENOMEM : xa_alloc_cyclic(&t->sids, &l->sid_index, l,
+		ret = pdcm_fail() ? -ENOMEM :
+		      xa_alloc_cyclic(&t->sids, &l->sid_index, l,
 				      XA_LIMIT(1, U32_MAX), &t->next_sid,
 				      GFP_KERNEL);
 		if (ret < 0)
