@@ -47,6 +47,12 @@ CONN="connect 1 tcp:7302 $VM_IP 2 64 timeout=15 cm_timeout=14 retries=3"
 # ULP and pdcm hold nothing (after a "close")
 clean() { ulp_idle && pdcm_no_ids; }
 
+# one connection to listener L, uninjected, that ends well
+works() {
+	ulp listen L tcp:7302 any && ulp $CONN &&
+		ulp_is "run $(ulp_last run) " failed 0 && ulp close
+}
+
 # sweep_a NAME STRIDE SETUP OP: the caller-context sweep of ctl command
 # OP, SETUP (shell, uninjected) before each write.  Prints its figures;
 # fails on anything left behind, or if no n injected nothing.
@@ -136,7 +142,7 @@ for f in failslab fail_page_alloc; do
 	check "${f}_for_fail_nth" sh -c "echo N > $D/$f/ignore-gfp-wait && echo 0 > $D/$f/verbose"
 done
 check fail_page_alloc_order_0 sh -c "echo 0 > $D/fail_page_alloc/min-order && echo N > $D/fail_page_alloc/ignore-gfp-highmem"
-check works_uninjected sh -c "ulp listen L tcp:7302 any && ulp $CONN && ulp_is 'run 1 ' failed 0 && ulp close"
+check works_uninjected works
 
 lvl=$(cut -f1 /proc/sys/kernel/printk)
 dmesg -n 4
@@ -157,8 +163,7 @@ for s in listen connect slisten sidr destroy b; do
 	[ "$r" -eq 0 ] && _result ok "sweep_$s" || _result fail "sweep_$s"
 done
 kmsg "    # fail-nth sweeps $((t1 - t0)) s, pdcm_fail sweep $((t2 - t1)) s"
-check works_after_sweeps sh -c "ulp listen L tcp:7302 any && ulp $CONN && ulp_is \"run \$(ulp_last run) \" failed 0"
-check close ulp close
+check works_after_sweeps works
 check nothing_live ulp_wait_idle
 check rmmod_pdcm_ulp rmmod pdcm_ulp
 check pdcm_holds_no_id wait_for pdcm_no_ids 5

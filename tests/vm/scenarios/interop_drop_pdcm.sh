@@ -42,6 +42,14 @@ grew() {
 	return 1
 }
 
+# cnt_is NAME OP V: counter NAME compares (-eq, -ge, -gt) with V
+cnt_is() {
+	_v=$(cnt "$1")
+	[ "$_v" "$2" "$3" ] && return 0
+	echo "$1=$_v, expected $2 $3"
+	return 1
+}
+
 net_up
 rxe_add rxe0 eth0
 suite_begin interop_drop_pdcm
@@ -68,7 +76,7 @@ check rep_lost_16_bytes_back ulp_is "run $n " verified 16
 check rep_lost_reps_used_up sh -c "! grep -qE '(^|,)rep:' $P/test_drop"
 check rep_lost_three_reps grew cm_rx_msgs/rep "$rep0" 3
 check rep_lost_two_dropped grew pdcm/rx_dropped "$drop0" 2
-check rep_lost_req_retransmitted sh -c "[ \$(cnt cm_tx_retries/req) -gt $reqr0 ]"
+check rep_lost_req_retransmitted cnt_is cm_tx_retries/req -gt "$reqr0"
 
 # lost DREQ
 drop0=$(cnt pdcm/rx_dropped) dreq0=$(cnt cm_rx_msgs/dreq) drep0=$(cnt cm_tx_msgs/drep)
@@ -81,19 +89,19 @@ check dreq_lost_1000_bytes_back ulp_is "run $n " verified 1000
 check dreq_lost_dreq_answered grep "^conn $n 0 .* result=ok .* dreq_rcvd=1 " $ULP/conns
 check dreq_lost_two_dreqs grew cm_rx_msgs/dreq "$dreq0" 2
 check dreq_lost_one_dropped grew pdcm/rx_dropped "$drop0" 1
-check dreq_lost_drep_sent sh -c "[ \$(cnt cm_tx_msgs/drep) -gt $drep0 ]"
+check dreq_lost_drep_sent cnt_is cm_tx_msgs/drep -gt "$drep0"
 
 # lost SIDR_REQ (udaddy), then lost DREP (ucmatose): the peer's clients
 check sidr_req_lost_delivered_once wait_for "[ \"\$(ulp_get 'sidr_listener ' reqs)\" = 1 ]" 60
 check sidr_req_lost_10_echoed wait_for "[ \"\$(ulp_get 'sidr_listener ' echoed)\" = 10 ]" 30
-check sidr_req_lost_two_arrived sh -c "[ \$(cnt cm_rx_msgs/sidr_req) -eq 2 ]"
-check sidr_req_lost_one_answer sh -c "[ \$(cnt cm_tx_msgs/sidr_rep) -eq 1 ]"
+check sidr_req_lost_two_arrived cnt_is cm_rx_msgs/sidr_req -eq 2
+check sidr_req_lost_one_answer cnt_is cm_tx_msgs/sidr_rep -eq 1
 check drep_lost_timewait wait_for "[ \"\$(ulp_get 'listener U ' timewait)\" = 1 ]" 60
 check drep_lost_established ulp_is "listener U " established 1
 check drep_lost_1000_bytes_back ulp_is "listener U " bytes 1000
 check drep_lost_drep_received ulp_is "listener U " disconnected 1
-check drep_lost_dreq_retransmitted sh -c "[ \$(cnt cm_tx_retries/dreq) -ge 1 ]"
-check drep_lost_two_dreps sh -c "[ \$(cnt cm_rx_msgs/drep) -eq 2 ]"
+check drep_lost_dreq_retransmitted cnt_is cm_tx_retries/dreq -ge 1
+check drep_lost_two_dreps cnt_is cm_rx_msgs/drep -eq 2
 check knobs_used_up sh -c "[ -z \"\$(cat $P/test_drop)\" ]"
 ulp_note "listener "
 ulp_note "sidr_listener "
