@@ -3,8 +3,10 @@
  * failnth N FILE TEXT: write TEXT to FILE (one write) with the N-th fault
  * injection point this thread passes during it made to fail
  * (/proc/thread-self/fail-nth, Documentation/fault-injection/), then
- * disarm.  Prints "ret=<0 or -errno> injected=<0|1>".  Exit status 0
- * whatever the write did, 2 if the injection could not be set up.
+ * disarm.  Prints "ret=<0 or -errno> injected=<0|1> left=<L>": with
+ * nothing injected, the write passed N - L points, so a first run with a
+ * large N counts them.  Exit status 0 whatever the write did, 2 if the
+ * injection could not be set up.
  *
  * The file is opened before arming and nothing else runs while armed, so
  * the points counted are those of the write alone: for the test ULP's
@@ -47,6 +49,7 @@ int main(int argc, char **argv)
 		perror("failnth: disarm");
 		return 2;
 	}
-	printf("ret=%d injected=%d\n", -err, atoi(left) == 0);
+	printf("ret=%d injected=%d left=%d\n", -err, atoi(left) == 0,
+	       atoi(left));
 	return 0;
 }

@@ -34,15 +34,16 @@
 D=/sys/kernel/debug
 PF=$D/pdcm/fail
 KL=$D/kmemleak
-MAXN=600
-# strides of the (a) sweeps: connect and sidr pass hundreds of points
-# (the ULP's verbs objects in rxe); every point of pdcm's own in (b)
-S_CONNECT=7 S_SIDR=5
+BIG=1000000
+# At most this many injections per sweep: a sweep first counts its
+# points (one uninjected pass with n = BIG), then fails every
+# ceil(points / budget)-th.  pdcmvm.faults=full: every point.
+A_BUDGET=12 B_BUDGET=40
 if [ "$(cmdline_word faults)" = full ]; then
-	MAXN=100000 S_CONNECT=1 S_SIDR=1
+	A_BUDGET=$BIG B_BUDGET=$BIG
 fi
 SPLAT='BUG:\|WARNING:\|KASAN:\|UBSAN:\|ODEBUG:\|possible circular\|possible recursive\|inconsistent lock state\|suspicious RCU usage\|sleeping function called\|refcount_t:\|list_add corruption\|list_del corruption\|unreferenced object'
-CONN="connect 1 tcp:7302 $VM_IP 2 64 timeout=15 cm_timeout=14 retries=3"
+CONN="connect 1 tcp:7302 $VM_IP 1 64 timeout=15 cm_timeout=14 retries=3"
 
 # ULP and pdcm hold nothing (after a "close")
 clean() { ulp_idle && pdcm_no_ids; }
@@ -53,42 +54,60 @@ works() {
 		ulp_is "run $(ulp_last run) " failed 0 && ulp close
 }
 
-# sweep_a NAME STRIDE SETUP OP: the caller-context sweep of ctl command
-# OP, SETUP (shell, uninjected) before each write.  Prints its figures;
-# fails on anything left behind, or if no n injected nothing.
+# after_each WHAT: close everything; the ULP and pdcm must hold nothing
+after_each() {
+	ulp close
+	wait
+	wait_for clean 30 && return 0
+	echo "$1: left behind: $(grep '^live' $ULP/results); pdcm: $(tail -n +2 $D/pdcm/connections | head -n 3)"
+	ulp close
+	wait_for clean 30
+	return 1
+}
+
+stride_for() {	# stride_for POINTS BUDGET
+	_st=$((($1 + $2 - 1) / $2))
+	[ "$_st" -ge 1 ] || _st=1
+	echo "$_st"
+}
+
+# sweep_a NAME SETUP OP: the caller-context sweep of ctl command OP,
+# SETUP (shell, uninjected) before each write.  Prints its figures; fails
+# on anything left behind, on no point found, or on a point past the
+# counted ones still injecting.
 sweep_a() {
-	_name=$1 _stride=$2 _setup=$3 _op=$4 _n=1 _bad=0 _errs=0 _hits=0
-	while [ "$_n" -le "$MAXN" ]; do
+	_name=$1 _setup=$2 _op=$3 _bad=0 _errs=0 _hits=0
+	eval "$_setup" >/dev/null 2>&1
+	_r=$(failnth $BIG "$ULP/ctl" "$_op") || { echo "count: $_r"; return 1; }
+	after_each "count" || return 1
+	_pts=$((BIG - ${_r##*left=}))
+	_stride=$(stride_for "$_pts" "$A_BUDGET")
+	_n=1
+	while :; do
 		eval "$_setup" >/dev/null 2>&1 || { echo "n=$_n: setup failed"; _bad=$((_bad + 1)); }
 		_r=$(failnth "$_n" "$ULP/ctl" "$_op") || { echo "n=$_n: $_r"; return 1; }
-		wait
-		ulp close
-		if ! wait_for clean 30; then
-			echo "n=$_n ($_r): left behind: $(grep '^live' $ULP/results); pdcm: $(tail -n +2 $D/pdcm/connections | head -n 3)"
-			_bad=$((_bad + 1))
-			ulp close
-			wait_for clean 30 || return 1
-		fi
+		after_each "n=$_n ($_r)" || _bad=$((_bad + 1))
 		case $_r in
-		*injected=0) break ;;
+		*injected=0*) break ;;
 		"ret=0 "*) ;;
 		*) _errs=$((_errs + 1)) ;;
 		esac
 		_hits=$((_hits + 1))
-		_n=$((_n + _stride))
+		[ "$_n" -gt $((_pts + 50)) ] && { echo "n=$_n: still injecting past $_pts points"; return 1; }
+		[ "$_n" -ge "$_pts" ] && _n=$((_n + 1)) || _n=$((_n + _stride))
 	done
-	echo "$_name: injected at $_hits points (n=1..$((_n - 1)), stride $_stride), $_errs writes failed with an errno, $_bad left something behind"
-	[ "$_bad" -eq 0 ] && [ "$_n" -le "$MAXN" ] && [ "$_hits" -gt 0 ]
+	echo "$_name: $_pts points, injected at $_hits (stride $_stride), $_errs writes failed with an errno, $_bad left something behind"
+	[ "$_bad" -eq 0 ] && [ "$_hits" -gt 0 ]
 }
 
 pf_set() { echo "$2" >"$PF/$1"; }
 
-# one round of (b): what it did, as "c=<connect outcome> s=<sidr outcome>"
+# one round of (b): what it did, as "c=<failed conns> s=<sidr status>"
 round_b() {
 	_c=x _s=x
 	ulp listen L tcp:7302 any 2>/dev/null
 	ulp sidr_listen udp:7304 2>/dev/null
-	if ulp $CONN 2>/dev/null; then
+	if ulp $CONN timewait=0 2>/dev/null; then
 		_c=$(ulp_get "run $(ulp_last run) " failed)
 	else
 		_c=err
@@ -102,32 +121,41 @@ round_b() {
 	echo "c=$_c s=$_s"
 }
 
-# sweep_b: pdcm's attribute, k = 1.. until a round injects nothing
+arm_b() {	# arm_b SPACE
+	pf_set probability 0
+	pf_set space "$1"
+	pf_set times 1
+	pf_set probability 100
+}
+
+# sweep_b: pdcm's attribute, the k-th allocation failing, k = 1.. until a
+# round injects nothing
 sweep_b() {
-	_k=1 _bad=0 _cfail=0 _sfail=0
+	_bad=0 _cfail=0 _sfail=0 _hits=0
 	pf_set verbose 0
 	pf_set interval 1
-	while [ "$_k" -le "$MAXN" ]; do
-		pf_set probability 0
-		pf_set space "$_k"
-		pf_set times 1
-		pf_set probability 100
+	arm_b $BIG
+	round_b >/dev/null
+	pf_set probability 0
+	after_each count || return 1
+	_pts=$((BIG - $(cat $PF/space)))
+	_stride=$(stride_for "$_pts" "$B_BUDGET")
+	_k=1
+	while :; do
+		arm_b "$_k"
 		_r=$(round_b)
 		pf_set probability 0
 		_t=$(cat $PF/times)
-		if ! wait_for clean 30; then
-			echo "k=$_k ($_r): left behind: $(grep '^live' $ULP/results); pdcm: $(tail -n +2 $D/pdcm/connections | head -n 3)"
-			_bad=$((_bad + 1))
-			ulp close
-			wait_for clean 30 || return 1
-		fi
+		after_each "k=$_k ($_r)" || _bad=$((_bad + 1))
 		[ "$_t" = 1 ] && break
 		case $_r in c=0*) ;; *) _cfail=$((_cfail + 1)) ;; esac
 		case $_r in *s=0) ;; *) _sfail=$((_sfail + 1)) ;; esac
-		_k=$((_k + 1))
+		_hits=$((_hits + 1))
+		[ "$_k" -gt $((_pts + 50)) ] && { echo "k=$_k: still injecting past $_pts points"; return 1; }
+		[ "$_k" -ge "$_pts" ] && _k=$((_k + 1)) || _k=$((_k + _stride))
 	done
-	echo "pdcm_fail: injected at $((_k - 1)) points of pdcm's; the connect failed after $_cfail of them, the SIDR query after $_sfail, $_bad left something behind"
-	[ "$_bad" -eq 0 ] && [ "$_k" -le "$MAXN" ] && [ "$_k" -gt 20 ]
+	echo "pdcm_fail: $_pts allocations of pdcm's per round, injected at $_hits (stride $_stride); the connection failed after $_cfail, the SIDR query after $_sfail; $_bad left something behind"
+	[ "$_bad" -eq 0 ] && [ "$_pts" -ge 20 ] && [ "$_hits" -gt 0 ]
 }
 
 net_up
@@ -147,11 +175,11 @@ check works_uninjected works
 lvl=$(cut -f1 /proc/sys/kernel/printk)
 dmesg -n 4
 t0=$(date +%s)
-out_listen=$(sweep_a listen 1 : "listen A tcp:7301 any" 2>&1); r_listen=$?
-out_connect=$(sweep_a connect "$S_CONNECT" "ulp listen L tcp:7302 any" "$CONN" 2>&1); r_connect=$?
-out_slisten=$(sweep_a sidr_listen 1 : "sidr_listen udp:7303" 2>&1); r_slisten=$?
-out_sidr=$(sweep_a sidr "$S_SIDR" "ulp sidr_listen udp:7304" "sidr udp:7304 $VM_IP timeout=5" 2>&1); r_sidr=$?
-out_destroy=$(sweep_a destroy_listener 1 "ulp listen H tcp:7305 any mode=hold && { ulp connect 1 tcp:7305 $VM_IP timeout=20 & } && wait_for \"ulp_is 'listener H ' live 1\" 10" "destroy_listener H" 2>&1); r_destroy=$?
+out_listen=$(sweep_a listen : "listen A tcp:7301 any" 2>&1); r_listen=$?
+out_connect=$(sweep_a connect "ulp listen L tcp:7302 any" "$CONN" 2>&1); r_connect=$?
+out_slisten=$(sweep_a sidr_listen : "sidr_listen udp:7303" 2>&1); r_slisten=$?
+out_sidr=$(sweep_a sidr "ulp sidr_listen udp:7304" "sidr udp:7304 $VM_IP timeout=5" 2>&1); r_sidr=$?
+out_destroy=$(sweep_a destroy_listener "ulp listen H tcp:7305 any mode=hold && { ulp connect 1 tcp:7305 $VM_IP timeout=20 & } && wait_for \"ulp_is 'listener H ' live 1\" 10" "destroy_listener H" 2>&1); r_destroy=$?
 t1=$(date +%s)
 out_b=$(sweep_b 2>&1); r_b=$?
 t2=$(date +%s)
