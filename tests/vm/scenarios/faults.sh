@@ -39,9 +39,17 @@ BIG=1000000
 # points (one uninjected pass with n = BIG), then fails every
 # ceil(points / budget)-th.  pdcmvm.faults=full: every point.
 A_BUDGET=12 B_BUDGET=40
-if [ "$(cmdline_word faults)" = full ]; then
-	A_BUDGET=$BIG B_BUDGET=$BIG
-fi
+# The (a) sweeps of commands that create a QP (connect, sidr_listen,
+# sidr) stop the guest on 6.1: a failure inside rxe_create_qp() before
+# rxe_qp_init_req() set up the QP's timers ends in rxe_qp_do_cleanup()
+# deleting them uninitialised (ODEBUG "assert_init not available ...
+# timer_list", a WARN: panic_on_warn).  That is rxe's bug, not pdcm's;
+# they run only with pdcmvm.faults=full (or =qp).
+QP_SWEEPS=
+case $(cmdline_word faults) in
+full) A_BUDGET=$BIG B_BUDGET=$BIG QP_SWEEPS=1 ;;
+qp) QP_SWEEPS=1 ;;
+esac
 SPLAT='BUG:\|WARNING:\|KASAN:\|UBSAN:\|ODEBUG:\|possible circular\|possible recursive\|inconsistent lock state\|suspicious RCU usage\|sleeping function called\|refcount_t:\|list_add corruption\|list_del corruption\|unreferenced object'
 CONN="connect 1 tcp:7302 $VM_IP 1 64 timeout=15 cm_timeout=14 retries=3"
 
@@ -176,9 +184,12 @@ lvl=$(cut -f1 /proc/sys/kernel/printk)
 dmesg -n 4
 t0=$(date +%s)
 out_listen=$(sweep_a listen : "listen A tcp:7301 any" 2>&1); r_listen=$?
-out_connect=$(sweep_a connect "ulp listen L tcp:7302 any" "$CONN" 2>&1); r_connect=$?
-out_slisten=$(sweep_a sidr_listen : "sidr_listen udp:7303" 2>&1); r_slisten=$?
-out_sidr=$(sweep_a sidr "ulp sidr_listen udp:7304" "sidr udp:7304 $VM_IP timeout=5" 2>&1); r_sidr=$?
+r_connect=skip r_slisten=skip r_sidr=skip
+if [ -n "$QP_SWEEPS" ]; then
+	out_connect=$(sweep_a connect "ulp listen L tcp:7302 any" "$CONN" 2>&1); r_connect=$?
+	out_slisten=$(sweep_a sidr_listen : "sidr_listen udp:7303" 2>&1); r_slisten=$?
+	out_sidr=$(sweep_a sidr "ulp sidr_listen udp:7304" "sidr udp:7304 $VM_IP timeout=5" 2>&1); r_sidr=$?
+fi
 out_destroy=$(sweep_a destroy_listener "ulp listen H tcp:7305 any mode=hold && { ulp connect 1 tcp:7305 $VM_IP timeout=20 & } && wait_for \"ulp_is 'listener H ' live 1\" 10" "destroy_listener H" 2>&1); r_destroy=$?
 t1=$(date +%s)
 out_b=$(sweep_b 2>&1); r_b=$?
@@ -186,6 +197,10 @@ t2=$(date +%s)
 dmesg -n "$lvl"
 for s in listen connect slisten sidr destroy b; do
 	eval "r=\$r_$s o=\$out_$s"
+	if [ "$r" = skip ]; then
+		skip "sweep_$s" "rxe_create_qp() failure path (pdcmvm.faults=qp)"
+		continue
+	fi
 	_out=$o
 	printf '%s\n' "$o" | tail -n 1 | while IFS= read -r l; do kmsg "    # $l"; done
 	[ "$r" -eq 0 ] && _result ok "sweep_$s" || _result fail "sweep_$s"
