@@ -38,7 +38,7 @@ BIG=1000000
 # At most this many injections per sweep: a sweep first counts its
 # points (one uninjected pass with n = BIG), then fails every
 # ceil(points / budget)-th.  pdcmvm.faults=full: every point.
-A_BUDGET=12 B_BUDGET=40
+A_BUDGET=12 B_BUDGET=60
 # The (a) sweeps of commands that create a QP (connect, sidr_listen,
 # sidr) stop the guest on 6.1: a failure inside rxe_create_qp() before
 # rxe_qp_init_req() set up the QP's timers ends in rxe_qp_do_cleanup()
