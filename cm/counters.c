@@ -39,7 +39,7 @@ struct pdcm_counter_group {
 	struct attribute_group group;
 };
 
-static const char *const pdcm_msg_names[PDCM_NUM_ATTRS] = {
+const char *const pdcm_msg_names[PDCM_NUM_ATTRS] = {
 	"req", "mra", "rej", "rep", "rtu", "dreq", "drep", "sidr_req",
 	"sidr_rep", "lap", "apr",
 };

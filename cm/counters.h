@@ -9,6 +9,9 @@ struct attribute_group;
 struct ib_device;
 struct pdcm_port;
 
+/* "req", "mra", ... "apr": by attribute ID - 0x10 (PDCM_NUM_ATTRS) */
+extern const char *const pdcm_msg_names[];
+
 void pdcm_counters_init(void);
 int pdcm_counters_add(struct pdcm_port *port);
 void pdcm_counters_remove(struct pdcm_port *port);

@@ -9,6 +9,8 @@
  *		matched/delivered/dropped, backlog)
  *   connections	one line per pdcm_id: comm IDs, state, service ID,
  *		QPNs, the peer's GID and the id's age
+ *   fail/	with CONFIG_FAULT_INJECTION: the fault attribute of pdcm's
+ *		allocation sites (fault.h)
  *
  * debugfs is best effort: a failure to create it never fails the module.
  */
@@ -19,6 +21,7 @@
 #include "conn.h"
 #include "debugfs.h"
 #include "device.h"
+#include "fault.h"
 #include "listen.h"
 
 static struct dentry *pdcm_debugfs_root;
@@ -72,6 +75,7 @@ void pdcm_debugfs_init(void)
 			    &pdcm_listens_fops);
 	debugfs_create_file("connections", 0444, pdcm_debugfs_root, NULL,
 			    &pdcm_connections_fops);
+	pdcm_fault_debugfs(pdcm_debugfs_root);
 }
 
 void pdcm_debugfs_exit(void)

@@ -9,6 +9,7 @@
 #include "cm.h"
 #include "conn.h"
 #include "device.h"
+#include "fault.h"
 #include "listen.h"
 #include "remote.h"
 #include "trace.h"
@@ -41,7 +42,7 @@ int pdcm_send_rej(struct pdcm_id *id, u16 reason, const void *ari, u8 ari_len,
 	if (pdcm_check_pdata(ari, ari_len, PDCM_REJ_ARI_SIZE) ||
 	    pdcm_check_pdata(private_data, len, PDCM_REJ_PDATA_SIZE) || !reason)
 		return -EINVAL;
-	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	m = pdcm_fail() ? NULL : kzalloc(sizeof(*m), GFP_ATOMIC);
 	if (!m)
 		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);
@@ -129,7 +130,7 @@ int pdcm_send_dreq(struct pdcm_id *id, const void *private_data, u8 len)
 
 	if (pdcm_check_pdata(private_data, len, PDCM_DREQ_PDATA_SIZE))
 		return -EINVAL;
-	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	m = pdcm_fail() ? NULL : kzalloc(sizeof(*m), GFP_ATOMIC);
 	if (!m)
 		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);
@@ -212,7 +213,7 @@ int pdcm_send_drep(struct pdcm_id *id, const void *private_data, u8 len)
 
 	if (pdcm_check_pdata(private_data, len, PDCM_DREP_PDATA_SIZE))
 		return -EINVAL;
-	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	m = pdcm_fail() ? NULL : kzalloc(sizeof(*m), GFP_ATOMIC);
 	if (!m)
 		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);

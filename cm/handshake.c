@@ -10,6 +10,7 @@
 #include "cm.h"
 #include "conn.h"
 #include "device.h"
+#include "fault.h"
 #include "listen.h"
 #include "remote.h"
 #include "trace.h"
@@ -77,7 +78,7 @@ int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 	if (ret)
 		return ret;
 	port = conn->port;
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	m = pdcm_fail() ? NULL : kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
 		return -ENOMEM;
 
@@ -394,7 +395,7 @@ int pdcm_send_mra(struct pdcm_id *id, u8 service_timeout,
 	if ((service_timeout & ~PDCM_MRA_FLAG_DELAY) > 31 ||
 	    pdcm_check_pdata(private_data, len, PDCM_MRA_PDATA_SIZE))
 		return -EINVAL;
-	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	m = pdcm_fail() ? NULL : kzalloc(sizeof(*m), GFP_ATOMIC);
 	if (!m)
 		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);
@@ -473,7 +474,7 @@ int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 	    pdcm_check_pdata(param->private_data, param->private_data_len,
 			     PDCM_REP_PDATA_SIZE))
 		return -EINVAL;
-	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	m = pdcm_fail() ? NULL : kzalloc(sizeof(*m), GFP_ATOMIC);
 	if (!m)
 		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);
@@ -628,7 +629,7 @@ int pdcm_send_rtu(struct pdcm_id *id, const void *private_data, u8 len)
 
 	if (pdcm_check_pdata(private_data, len, PDCM_RTU_PDATA_SIZE))
 		return -EINVAL;
-	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	m = pdcm_fail() ? NULL : kzalloc(sizeof(*m), GFP_ATOMIC);
 	if (!m)
 		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);

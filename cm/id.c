@@ -25,6 +25,7 @@
 
 #include "cm.h"
 #include "device.h"
+#include "fault.h"
 #include "listen.h"
 #include "remote.h"
 
@@ -111,7 +112,8 @@ struct pdcm_conn *pdcm_conn_alloc(struct ib_device *device,
 				  pdcm_handler handler, void *context,
 				  gfp_t gfp)
 {
-	struct pdcm_conn *conn = kmem_cache_zalloc(pdcm_conn_cache, gfp);
+	struct pdcm_conn *conn = pdcm_fail() ? NULL :
+		kmem_cache_zalloc(pdcm_conn_cache, gfp);
 	unsigned long flags;
 
 	if (!conn)
@@ -205,6 +207,8 @@ int pdcm_conn_hash(struct pdcm_conn *conn)
 	u32 idx;
 	int ret;
 
+	if (pdcm_fail())
+		return -ENOMEM;
 	xa_lock_irqsave(&pdcm_ids, flags);
 	ret = __xa_alloc_cyclic(&pdcm_ids, &idx, conn, xa_limit_32b,
 				&pdcm_ids_next, GFP_ATOMIC);

@@ -22,6 +22,7 @@
 #include <linux/xarray.h>
 
 #include "compat.h"
+#include "fault.h"
 #include "listen.h"
 
 /*
@@ -318,7 +319,7 @@ struct pdcm_backlog *pdcm_backlog_create(unsigned int limit)
 
 	if (lim < 0)
 		return ERR_PTR(lim);
-	bl = kzalloc(sizeof(*bl), GFP_KERNEL);
+	bl = pdcm_fail() ? NULL : kzalloc(sizeof(*bl), GFP_KERNEL);
 	if (!bl)
 		return ERR_PTR(-ENOMEM);
 	atomic_set(&bl->pending, 0);
@@ -584,7 +585,7 @@ static struct pdcm_mtab *pdcm_mtab_get(struct pdcm_ltab *t,
 		list_del(&mt->dead_node);
 		t->nr_dead--;
 	} else {
-		mt = kzalloc(sizeof(*mt), GFP_KERNEL);
+		mt = pdcm_fail() ? NULL : kzalloc(sizeof(*mt), GFP_KERNEL);
 		if (!mt)
 			return NULL;
 		if (rhashtable_init(&mt->ht, &pdcm_mtab_params)) {
@@ -791,7 +792,7 @@ struct pdcm_listen *pdcm_ltab_insert(struct pdcm_ltab *t,
 	if (lim < 0)
 		return ERR_PTR(lim);
 
-	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	l = pdcm_fail() ? NULL : kzalloc(sizeof(*l), GFP_KERNEL);
 	if (!l)
 		return ERR_PTR(-ENOMEM);
 	ret = pdcm_listen_key(&mask, &l->val, device, attr, &assign);
@@ -813,7 +814,8 @@ struct pdcm_listen *pdcm_ltab_insert(struct pdcm_ltab *t,
 
 	mutex_lock(&t->lock);
 	if (assign) {
-		ret = xa_alloc_cyclic(&t->sids, &l->sid_index, l,
+		ret = pdcm_fail() ? -ENOMEM :
+		      xa_alloc_cyclic(&t->sids, &l->sid_index, l,
 				      XA_LIMIT(1, U32_MAX), &t->next_sid,
 				      GFP_KERNEL);
 		if (ret < 0)
@@ -837,7 +839,8 @@ struct pdcm_listen *pdcm_ltab_insert(struct pdcm_ltab *t,
 	l->mt = mt;
 	for (i = 0; i < mt->nwords; i++)
 		l->cval[i] = l->val.w[mt->idx[i]];
-	ret = rhashtable_insert_fast(&mt->ht, &l->node, pdcm_mtab_params);
+	ret = pdcm_fail() ? -ENOMEM :
+	      rhashtable_insert_fast(&mt->ht, &l->node, pdcm_mtab_params);
 	if (ret)
 		goto unfresh;
 	list_add_tail(&l->entry, &mt->listens);

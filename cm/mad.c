@@ -23,6 +23,7 @@
 
 #include "cm.h"
 #include "device.h"
+#include "fault.h"
 #include "mad.h"
 #include "trace.h"
 
@@ -100,6 +101,8 @@ static struct ib_mad_send_buf *pdcm_mad_alloc(struct pdcm_port *port,
 	int ret;
 
 	lockdep_assert_held_read(&port->agent_lock);
+	if (pdcm_fail())
+		return ERR_PTR(-ENOMEM);
 	buf = ib_create_send_mad(port->agent, 1, pkey_index, 0, IB_MGMT_MAD_HDR,
 				 IB_MGMT_MAD_DATA, GFP_ATOMIC,
 				 IB_MGMT_BASE_VERSION);
@@ -128,7 +131,8 @@ static struct ib_ah *pdcm_conn_ah(struct pdcm_conn *conn)
 		return conn->ah;
 	if (!conn->ah_valid)
 		return ERR_PTR(-EINVAL);
-	ah = rdma_create_ah(conn->port->pd, &conn->ah_attr, 0);
+	ah = pdcm_fail() ? ERR_PTR(-ENOMEM) :
+	     rdma_create_ah(conn->port->pd, &conn->ah_attr, 0);
 	if (!IS_ERR(ah))
 		conn->ah = ah;
 	return ah;
@@ -163,7 +167,7 @@ static int pdcm_mad_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 	buf->timeout_ms = timeout_ms;
 	buf->retries = timeout_ms ? retries : 0;
 	buf->context[0] = conn;
-	ret = ib_post_send_mad(buf, NULL);
+	ret = pdcm_fail() ? -ENOMEM : ib_post_send_mad(buf, NULL);
 	if (ret) {
 		ib_free_send_mad(buf);
 		goto out;
@@ -208,7 +212,8 @@ static int pdcm_mad_reply(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 	int ret;
 
 	/* may sleep: before the lock (the PD outlives our remove()) */
-	ah = ib_create_ah_from_wc(port->pd, &rx->wc,
+	ah = pdcm_fail() ? ERR_PTR(-ENOMEM) :
+	     ib_create_ah_from_wc(port->pd, &rx->wc,
 				  rx->wc.wc_flags & IB_WC_GRH ? &rx->grh : NULL,
 				  port->port_num);
 	if (IS_ERR(ah))
@@ -222,7 +227,7 @@ static int pdcm_mad_reply(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 	}
 	buf->ah = ah;
 	buf->context[1] = PDCM_REPLY_AH;
-	ret = ib_post_send_mad(buf, NULL);
+	ret = pdcm_fail() ? -ENOMEM : ib_post_send_mad(buf, NULL);
 	if (ret)
 		ib_free_send_mad(buf);
 out:

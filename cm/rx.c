@@ -15,12 +15,15 @@
 #include <kunit/visibility.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <rdma/ib_mad.h>
 
 #include "cm.h"
 #include "compat.h"
 #include "conn.h"
+#include "counters.h"
 #include "device.h"
+#include "fault.h"
 #include "listen.h"
 #include "remote.h"
 #include "trace.h"
@@ -46,7 +49,7 @@ struct pdcm_work *pdcm_work_alloc(struct pdcm_port *port,
 			atomic_long_inc(&port->cnt.rx_dropped);
 		return NULL;
 	}
-	w = kzalloc(sizeof(*w), GFP_ATOMIC);
+	w = pdcm_fail() ? NULL : kzalloc(sizeof(*w), GFP_ATOMIC);
 	if (!w) {
 		atomic_dec(&pdcm_pending_work);
 		return NULL;
@@ -443,20 +446,80 @@ static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,
 }
 
 /*
- * Test knob, for the interop scenarios only: the next test_drop_reqs REQs
- * received are dropped unseen, so that the peer's CM has to retransmit.
+ * Test knob, for the interop and fault scenarios only: the next N
+ * messages of a kind received are dropped unseen, so that the peer's CM
+ * (or ours, for a lost answer to what we sent) has to retransmit.
+ * test_drop takes "MSG:N[,MSG:N...]" with MSG a name of cm_rx_msgs/
+ * ("rep:1,dreq:1"; "rep:0" or an empty string stops dropping them) and
+ * reads back what is left to drop; test_drop_reqs is the REQ count alone.
  */
-static unsigned int test_drop_reqs;
-module_param(test_drop_reqs, uint, 0644);
-MODULE_PARM_DESC(test_drop_reqs,
-		 "Test only: drop the next N received REQs, so the peer retransmits (default 0)");
+static unsigned int test_drop[PDCM_NUM_ATTRS];
 
-static bool pdcm_test_drop_req(void)
+static int pdcm_test_drop_set(const char *val, const struct kernel_param *kp)
 {
-	unsigned int n = READ_ONCE(test_drop_reqs), old;
+	char *buf, *s, *tok;
+	int ret = 0;
 
+	buf = kstrdup(val, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	s = strim(buf);
+	while (!ret && (tok = strsep(&s, ",")) != NULL) {
+		char *count = strchr(tok, ':');
+		unsigned int n;
+		int i;
+
+		if (!*tok)
+			continue;
+		ret = -EINVAL;
+		if (!count)
+			break;
+		*count++ = '\0';
+		i = __sysfs_match_string(pdcm_msg_names, PDCM_NUM_ATTRS, tok);
+		if (i < 0 || kstrtouint(count, 0, &n))
+			break;
+		WRITE_ONCE(test_drop[i], n);
+		ret = 0;
+	}
+	kfree(buf);
+	return ret;
+}
+
+static int pdcm_test_drop_get(char *buffer, const struct kernel_param *kp)
+{
+	int i, len = 0;
+
+	for (i = 0; i < PDCM_NUM_ATTRS; i++)
+		if (READ_ONCE(test_drop[i]))
+			len += scnprintf(buffer + len, PAGE_SIZE - len, "%s%s:%u",
+					 len ? "," : "", pdcm_msg_names[i],
+					 READ_ONCE(test_drop[i]));
+	return len + scnprintf(buffer + len, PAGE_SIZE - len, "\n");
+}
+
+static const struct kernel_param_ops pdcm_test_drop_ops = {
+	.set = pdcm_test_drop_set,
+	.get = pdcm_test_drop_get,
+};
+
+module_param_cb(test_drop, &pdcm_test_drop_ops, NULL, 0644);
+MODULE_PARM_DESC(test_drop,
+		 "Test only: \"msg:N,...\" drops the next N received messages of each kind named (req, rep, dreq, drep, sidr_req, ...), so they are retransmitted");
+module_param_named(test_drop_reqs, test_drop[0], uint, 0644);
+MODULE_PARM_DESC(test_drop_reqs,
+		 "Test only: drop the next N received REQs, so the peer retransmits (default 0); the same as test_drop=req:N");
+
+/* Whether to drop this received message (test_drop), counting it down. */
+static bool pdcm_test_drop(u16 attr_id)
+{
+	unsigned int *cnt, n, old;
+
+	if (attr_id < PDCM_ATTR_FIRST || attr_id > PDCM_ATTR_LAST)
+		return false;
+	cnt = &test_drop[attr_id - PDCM_ATTR_FIRST];
+	n = READ_ONCE(*cnt);
 	while (n) {
-		old = cmpxchg(&test_drop_reqs, n, n - 1);
+		old = cmpxchg(cnt, n, n - 1);
 		if (old == n)
 			return true;
 		n = old;
@@ -485,13 +548,13 @@ void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 	pdcm_count(rx->port->cnt.rx, msg->hdr.attr_id);
 	trace_pdcm_mad(false, msg->hdr.attr_id, pdcm_our_id(msg),
 		       pdcm_their_id(msg), msg->hdr.tid);
+	if (unlikely(pdcm_test_drop(msg->hdr.attr_id))) {
+		atomic_long_inc(&rx->port->cnt.rx_dropped);
+		trace_pdcm_drop(msg->hdr.attr_id, pdcm_our_id(msg), "test_drop");
+		return;
+	}
 	switch (msg->hdr.attr_id) {
 	case PDCM_ATTR_REQ:
-		if (unlikely(pdcm_test_drop_req())) {
-			atomic_long_inc(&rx->port->cnt.rx_dropped);
-			trace_pdcm_drop(PDCM_ATTR_REQ, 0, "test_drop_reqs");
-			return;
-		}
 		pdcm_rx_req(rx, msg, false);
 		return;
 	case PDCM_ATTR_SIDR_REQ:

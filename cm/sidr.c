@@ -13,6 +13,7 @@
 #include "cm.h"
 #include "conn.h"
 #include "device.h"
+#include "fault.h"
 #include "listen.h"
 #include "remote.h"
 #include "trace.h"
@@ -41,7 +42,7 @@ int pdcm_send_sidr_req(struct pdcm_id *id, const struct pdcm_sidr_req_param *par
 				param->path);
 	if (ret)
 		return ret;
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	m = pdcm_fail() ? NULL : kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
 		return -ENOMEM;
 	conn->id.service_id = param->service_id;
@@ -181,7 +182,7 @@ int pdcm_send_sidr_rep(struct pdcm_id *id, const struct pdcm_sidr_rep_param *par
 	    param->private_data_len > PDCM_SIDR_REP_PDATA_SIZE ||
 	    (param->private_data_len && !param->private_data))
 		return -EINVAL;
-	m = kzalloc(sizeof(*m), GFP_ATOMIC);
+	m = pdcm_fail() ? NULL : kzalloc(sizeof(*m), GFP_ATOMIC);
 	if (!m)
 		return -ENOMEM;
 	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_SIDR_REP, conn->tid);

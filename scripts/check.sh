@@ -306,6 +306,8 @@ kunit_scenarios_6_1() {
 	for s in ulp_rc ulp_sidr ulp_rej ulp_leak ulp_rping shim_sdp shim_kdapl fault_remove ibcm_loop; do
 		specs+=("kunit_$s|$dbg pdcmvm.scenario=$s")
 	done
+	# allocation-failure sweeps, with kmemleak (Documentation/robustness.rst)
+	specs+=("kunit_faults|$dbg kmemleak=on pdcmvm.scenario=faults")
 	guests "$bz" "$initrd" 600 "${specs[@]}"
 }
 
@@ -348,9 +350,10 @@ vm_scenarios_6_1() {
 	# pdcm, and interoperability with rdma-core's tools
 	# (Documentation/interop.rst): pdcm passive, pdcm active, listen demux
 	# with backlog and duplicate REQs, rping both ways (RDMA READ/WRITE
-	# with rping's buffer advertisements); the shims between guests
-	# (Documentation/shims.rst): SDP between two pdcm guests, kDAPL
-	# against rdma_client and rdma_server
+	# with rping's buffer advertisements), lost REP/DREQ/SIDR_REQ/DREP
+	# (test_drop, each retransmitted by one CM or the other); the shims
+	# between guests (Documentation/shims.rst): SDP between two pdcm
+	# guests, kDAPL against rdma_client and rdma_server
 	VM_MEM=512 pairs "$stock/vmlinux" "$initrd" \
 		"mad_rx_peer|mad_rx_pdcm|120" \
 		"interop_rx_peer|interop_rx_pdcm|150" \
@@ -358,7 +361,8 @@ vm_scenarios_6_1() {
 		"interop_demux_peer|interop_demux_pdcm|180" \
 		"shim_sdp_pair_a|shim_sdp_pair_b|150" \
 		"shim_kdapl_peer|shim_kdapl_pdcm|150" \
-		"interop_rping_peer|interop_rping_pdcm|150"
+		"interop_rping_peer|interop_rping_pdcm|150" \
+		"interop_drop_peer|interop_drop_pdcm|180"
 	# the richest of them again with B on the KUnit kernel: pdcm under
 	# KASAN, lockdep and panic_on_warn against the stock CM's traffic
 	[ -n "${KUNIT_B:-}" ] && PAIR_B=$KUNIT_B PAIR_PREFIX=kunit_ VM_MEM=512 \

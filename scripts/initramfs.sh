@@ -48,6 +48,9 @@ done
 gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/cmhostile" \
 	"$PDCM_TOP/tests/hostile/cmhostile.c" -libumad
 tools+=("$R/usr/bin/cmhostile")
+# The fail-nth driver of the faults scenario (tests/faults).
+gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/failnth" \
+	"$PDCM_TOP/tests/faults/failnth.c"
 for l in $(ldd "${tools[@]}" "$prov" 2>/dev/null |
 	   awk '/=>/ && $3 ~ /^\// {print $3} /^\t\/lib64/ {print $1}' | sort -u); do
 	case $l in

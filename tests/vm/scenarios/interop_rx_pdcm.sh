@@ -68,6 +68,6 @@ trace_to_console
 for m in "rx SIDR_REQ" "tx SIDR_REP" "rx REQ" "tx REP" "rx RTU" "rx DREQ" "tx DREP" "tx DREQ" "rx DREP" "tx REJ" "rx REJ"; do
 	check "mad_${m% *}_${m#* }" grep -q "pdcm_mad: $m " /tmp/trace
 done
-check req_drop_traced grep -q "pdcm_drop: REQ .*dropped: test_drop_reqs" /tmp/trace
+check req_drop_traced grep -q "pdcm_drop: REQ .*dropped: test_drop" /tmp/trace
 ulp_teardown "$res0"
 suite_end
