@@ -12,7 +12,19 @@ net_up
 rxe_add rxe0 eth0
 suite_begin ibcm_loop
 ibcm_stack pdcm
+# On the KUnit kernel KASAN reports a slab-out-of-bounds read in the
+# kernel's rxe (rxe_mr_copy()) under rstream's rsockets traffic, which is
+# not a CM path: rstream runs on the stock kernels only there, and the
+# KUnit kernel builds no ib_ipoib, ib_srp or ib_srpt (Documentation/ibcm.rst)
+KUNIT_KIND=
+[ "$(cat /pdcm/kernel-kind)" = kunit ] && KUNIT_KIND=1
 for t in $TOOLS; do
+	if [ -n "$KUNIT_KIND" ] && [ $t = rstream ]; then
+		for c in client_exit_0 client_64k_x100 server_exit_0 server_64k_x100; do
+			skip "rstream_$c" "rxe_mr_copy() reads out of bounds under rsockets on this kernel (rxe, not pdcm)"
+		done
+		continue
+	fi
 	tool_server $t &
 	sp=$!
 	sleep 1
@@ -22,16 +34,28 @@ for t in $TOOLS; do
 	tool_checks $t server
 done
 cm_counters_note
-check rep_per_connection sh -c "[ $(cm_count cm_tx_msgs/rep) -ge 17 ]"
+# a REP per connection: rping 1, ucmatose 4, rdma_server 1, rstream 1, cmtime 10
+reps=17
+[ -n "$KUNIT_KIND" ] && reps=16
+check rep_per_connection sh -c "[ $(cm_count cm_tx_msgs/rep) -ge $reps ]"
 # The kernel's direct ib_cm users load on the drop-in (their CM paths need
 # an InfiniBand link layer, which rxe does not have)
 for m in ib_ipoib ib_srp ib_srpt; do
+	if [ -n "$KUNIT_KIND" ]; then
+		skip "${m}_loads" "not built in the KUnit kernel"
+		skip "${m}_uses_dropin" "not built in the KUnit kernel"
+		continue
+	fi
 	check "${m}_loads" modprobe $m
 	check "${m}_uses_dropin" test -e /sys/module/ib_cm/holders/$m
 done
 check_not no_symbol_version_errors_ulps dmesg_has "disagrees about version"
 check_not no_unknown_symbols_ulps dmesg_has "Unknown symbol"
-check rmmod_ulps rmmod ib_srpt ib_srp ib_ipoib
+if [ -n "$KUNIT_KIND" ]; then
+	skip rmmod_ulps "not built in the KUnit kernel"
+else
+	check rmmod_ulps rmmod ib_srpt ib_srp ib_ipoib
+fi
 check_not rmmod_refused_while_rdma_cm_uses_it rmmod ib_cm
 check still_loaded grep -q "^ib_cm " /proc/modules
 check rmmod_stack rmmod rdma_ucm rdma_cm
