@@ -16,6 +16,18 @@
 . /pdcm/scenarios/interop_lib.sh
 
 TOOLS="rping ucmatose udaddy rdma_server rstream cmtime"
+
+# rstream's rsockets traffic finds memory bugs in the kernel's rxe, not in
+# pdcm: KASAN reports a slab-out-of-bounds read in rxe_mr_copy() on the
+# 6.1 KUnit kernel, and a 6.12 guest took a double fault in rxe's receive
+# path (Documentation/ibcm.rst).  It runs on the 6.1 stock kernel only; both
+# guests of a pair run the same kernel, so they agree.
+rstream_skipped() {
+	[ "$(cat /pdcm/kernel-kind)" = kunit ] && return 0
+	case $(uname -r) in 6.12*) return 0 ;; esac
+	return 1
+}
+RSTREAM_WHY="rxe memory bugs under rsockets on this kernel (rxe, not pdcm)"
 SYNC_PORT=7999		# busybox nc: cmtime's client tells the server it is done
 READY_PORT=7996		# busybox nc: a server tells the client it listens
 
@@ -168,6 +180,11 @@ ibcm_pair() {
 	check peer_reachable wait_for "ping -c1 -W1 $VM_PEER" 30
 	for pr_role in $1 $( [ "$1" = server ] && echo client || echo server); do
 		for pr_t in $TOOLS; do
+			if [ $pr_t = rstream ] && rstream_skipped; then
+				skip "rstream_${pr_role}_exit_0" "$RSTREAM_WHY"
+				skip "rstream_${pr_role}_64k_x100" "$RSTREAM_WHY"
+				continue
+			fi
 			if [ "$pr_role" = server ]; then
 				tool_server $pr_t
 			else
@@ -179,7 +196,9 @@ ibcm_pair() {
 	cm_counters_note
 	# 17 connections each way (rping 1, ucmatose 4, rdma_server 1,
 	# rstream 1, cmtime 10), two SIDR exchanges each way
-	check cm_rep_17_each_way sh -c "[ $(cm_count cm_tx_msgs/rep) -ge 17 ] && [ $(cm_count cm_rx_msgs/rep) -ge 17 ]"
+	pr_n=17
+	rstream_skipped && pr_n=16
+	check cm_rep_17_each_way sh -c "[ $(cm_count cm_tx_msgs/rep) -ge $pr_n ] && [ $(cm_count cm_rx_msgs/rep) -ge $pr_n ]"
 	check cm_sidr_both_ways sh -c "[ $(cm_count cm_tx_msgs/sidr_rep) -ge 2 ] && [ $(cm_count cm_rx_msgs/sidr_rep) -ge 2 ]"
 	# let the last MADs (DREPs) leave before poweroff
 	sleep 2

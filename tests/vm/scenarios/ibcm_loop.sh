@@ -19,9 +19,9 @@ ibcm_stack pdcm
 KUNIT_KIND=
 [ "$(cat /pdcm/kernel-kind)" = kunit ] && KUNIT_KIND=1
 for t in $TOOLS; do
-	if [ -n "$KUNIT_KIND" ] && [ $t = rstream ]; then
+	if [ $t = rstream ] && rstream_skipped; then
 		for c in client_exit_0 client_64k_x100 server_exit_0 server_64k_x100; do
-			skip "rstream_$c" "rxe_mr_copy() reads out of bounds under rsockets on this kernel (rxe, not pdcm)"
+			skip "rstream_$c" "$RSTREAM_WHY"
 		done
 		continue
 	fi
@@ -36,7 +36,7 @@ done
 cm_counters_note
 # a REP per connection: rping 1, ucmatose 4, rdma_server 1, rstream 1, cmtime 10
 reps=17
-[ -n "$KUNIT_KIND" ] && reps=16
+rstream_skipped && reps=16
 check rep_per_connection sh -c "[ $(cm_count cm_tx_msgs/rep) -ge $reps ]"
 # The kernel's direct ib_cm users load on the drop-in (their CM paths need
 # an InfiniBand link layer, which rxe does not have)
