@@ -52,7 +52,11 @@ DROPIN=/lib/modules/$KVER/updates/dkms/ib_cm.ko
 STOCK_IBCM=/lib/modules/$KVER/kernel/drivers/infiniband/core/ib_cm.ko
 ib_cm_resolves_to() {	# ib_cm_resolves_to PATH: kmod's modinfo -n ib_cm
 	_p=$($K/modinfo -n ib_cm) || return 1
-	[ "$_p" = "$1" ] || { echo "modinfo -n ib_cm: $_p"; return 1; }
+	# 6.12's tree has the kernel's own module compressed (ib_cm.ko.xz)
+	# next to the decompressed copy: either name is that module
+	_q=${_p%.xz}
+	_q=${_q%.zst}
+	[ "$_p" = "$1" ] || [ "$_q" = "$1" ] || { echo "modinfo -n ib_cm: $_p"; return 1; }
 }
 # The running ib_cm is the file $1 (its build-id note is in it).
 running_ib_cm_is() {
