@@ -27,7 +27,6 @@
 
 P=/sys/module/ib_pdcm/parameters
 C=/sys/class/infiniband/rxe0/ports/1
-cnt() { cat "$C/$1"; }
 
 # ulp_run ARGS...: one "connect" run; ok if its connections all ended well
 ulp_run() {
@@ -41,14 +40,6 @@ grew() {
 	_v=$(cnt "$1")
 	[ "$_v" -eq $(($2 + $3)) ] && return 0
 	echo "$1=$_v, expected $2 + $3"
-	return 1
-}
-
-# cnt_is NAME OP V: counter NAME compares (-eq, -ge, -gt) with V
-cnt_is() {
-	_v=$(cnt "$1")
-	[ "$_v" "$2" "$3" ] && return 0
-	echo "$1=$_v, expected $2 $3"
 	return 1
 }
 

@@ -7,17 +7,6 @@
 # pdcm's ULP, then udaddy and ucmatose as clients of its listeners.
 . /pdcm/scenarios/interop_lib.sh
 
-c=/sys/class/infiniband/rxe0/ports/1
-cnt() { cat "$c/$1"; }
-
-# cnt_is NAME OP V: counter NAME compares (-eq, -ge, -gt) with V
-cnt_is() {
-	_v=$(cnt "$1")
-	[ "$_v" "$2" "$3" ] && return 0
-	echo "$1=$_v, expected $2 $3"
-	return 1
-}
-
 net_up
 rxe_add rxe0 eth0
 suite_begin interop_drop_peer

@@ -34,3 +34,14 @@ trace_to_console() {
 	grep -v '^#' $T/trace >/tmp/trace
 	while IFS= read -r l; do kmsg "    # trace: $l"; done </tmp/trace
 }
+
+# cnt NAME: the port's CM counter NAME (cm_tx_msgs/req, pdcm/rx_dropped)
+cnt() { cat "/sys/class/infiniband/rxe0/ports/1/$1"; }
+
+# cnt_is NAME OP V: counter NAME compares (-eq, -ge, -gt) with V
+cnt_is() {
+	_v=$(cnt "$1")
+	[ "$_v" "$2" "$3" ] && return 0
+	echo "$1=$_v, expected $2 $3"
+	return 1
+}
