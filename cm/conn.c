@@ -244,6 +244,7 @@ void pdcm_deliver(struct pdcm_conn *conn, struct pdcm_event *ev)
 
 	if (READ_ONCE(conn->destroyed))
 		return;
+	trace_pdcm_event(conn, ev->event);
 	ret = conn->id.handler(&conn->id, ev);
 	if (!ret)
 		return;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Tracepoints of pdcm (trace system "pdcm"): every state transition, every
- * refused transition, every MAD dropped and every REJ sent, with reasons.
+ * refused transition, every MAD dropped and every REJ sent, with reasons,
+ * and every event handed to a ULP's handler.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM pdcm
@@ -95,6 +96,21 @@ TRACE_EVENT(pdcm_drop,
 	    TP_printk("%s comm_id=0x%08x dropped: %s",
 		      pdcm_wire_attr_name(__entry->attr_id), __entry->comm_id,
 		      __get_str(why))
+);
+
+/* Just before a ULP's handler is called (as rdma_cma's cm_event_handler). */
+TRACE_EVENT(pdcm_event,
+	    TP_PROTO(const struct pdcm_conn *conn, int event),
+	    TP_ARGS(conn, event),
+	    TP_STRUCT__entry(__field(u32, local_id)
+			     __field(u32, remote_id)
+			     __field(int, event)),
+	    TP_fast_assign(__entry->local_id = be32_to_cpu(conn->id.local_id);
+			   __entry->remote_id = be32_to_cpu(conn->id.remote_id);
+			   __entry->event = event;),
+	    TP_printk("local_id=0x%08x remote_id=0x%08x %s (%d)",
+		      __entry->local_id, __entry->remote_id,
+		      pdcm_event_name(__entry->event), __entry->event)
 );
 
 TRACE_EVENT(pdcm_send_rej,

@@ -295,7 +295,9 @@ check_kunit() {
 		{ record FAIL "initramfs.${p}kunit"; return; }
 	# (RCU stall warnings while the kernel boots are the starved TCG
 	# host's, not the guest's: seen with kmemleak=on at load 3)
-	local bz=$kdir/arch/x86/boot/bzImage dbg="panic_on_warn=1 kasan_multi_shot rcupdate.rcu_cpu_stall_suppress_at_boot=1"
+	# KUNIT_WORDS: more words for these guests' command lines (a demo of a
+	# failing load: KUNIT_WORDS=module_blacklist=pdcm_kunit)
+	local bz=$kdir/arch/x86/boot/bzImage dbg="panic_on_warn=1 kasan_multi_shot rcupdate.rcu_cpu_stall_suppress_at_boot=1${KUNIT_WORDS:+ $KUNIT_WORDS}"
 	"kunit_scenarios_${line//./_}"
 }
 
@@ -403,6 +405,8 @@ vm_scenarios_6_1() {
 	# a smoke of `make bench-conn` (Documentation/performance.rst): 100
 	# cmtime connections on each CM, about 30 s of guest time
 	specs+=("stock_bench_conn|pdcmvm.scenario=bench_conn pdcmvm.bench_n=100 pdcmvm.bench_cms=stock,pdcm")
+	# and of `make bench`'s REQ dispatch: 10 per-IP listeners on each stack
+	specs+=("stock_bench_demux|pdcmvm.scenario=bench_demux pdcmvm.demux_n=1,10 pdcmvm.demux_reqs=10")
 	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 300 "${specs[@]}"
 	ibcm_vm "$stock/vmlinux" "$initrd"
 }

@@ -34,6 +34,7 @@ pkgs=(
 	openssl			# dkms: signs the module with a throwaway key, as on a host
 	python3-docutils	# make docs: rst2html, errors and warnings fail the build
 	libibumad-dev		# tests/hostile: the hostile CM peer is built against libibumad
+	librdmacm-dev		# tests/bench: cmdemux, the rdma_cm side of the dispatch benchmark
 )
 
 missing=()

@@ -48,6 +48,10 @@ done
 gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/cmhostile" \
 	"$PDCM_TOP/tests/hostile/cmhostile.c" -libumad
 tools+=("$R/usr/bin/cmhostile")
+# The rdma_cm ends of the REQ dispatch benchmark (tests/bench, `make bench`).
+gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/cmdemux" \
+	"$PDCM_TOP/tests/bench/cmdemux.c" -lrdmacm
+tools+=("$R/usr/bin/cmdemux")
 # The fail-nth driver of the faults scenario (tests/faults).
 gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/failnth" \
 	"$PDCM_TOP/tests/faults/failnth.c"

@@ -155,14 +155,20 @@ dmesg_count() {	# dmesg_count PATTERN N: exactly N lines match
 #   dbg_note DIR PREFIX        copy the lines starting with PREFIX to the console
 #   dbg_last DIR KIND          the number of the last "KIND N ..." line
 #                              (records of all kinds share one sequence)
-dbg_get() {
+# kv_get FILE PREFIX FIELD: FIELD's value (FIELD=value) in FILE's first line
+# starting with PREFIX (also the hostile peer's output, hostile_lib.sh)
+kv_get() {
 	awk -v p="$2" -v f="$3" 'index($0, p) == 1 {
 		for (i = 1; i <= NF; i++)
 			if (index($i, f "=") == 1) {
 				print substr($i, length(f) + 2)
 				exit
 			}
-	}' "$1/results"
+	}' "$1"
+}
+
+dbg_get() {
+	kv_get "$1/results" "$2" "$3"
 }
 
 dbg_is() {

@@ -13,34 +13,26 @@ net_up
 rxe_add rxe0 eth0
 suite_begin bench_conn
 echo 30 >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
-r=1
-while [ $r -le "$BC_ROUNDS" ]; do
-	for cm in $(bc_order $r); do
-		# the old-backlog comparison only once
-		[ $cm = pdcm1024 ] && [ $r -gt 1 ] && continue
-		check "r${r}_${cm}_up" bc_up $cm
-		if [ $cm = native ]; then
-			check "r${r}_native_listen" ulp listen L tcp:$BC_PORT "$VM_IP"
-			for n in $BC_NS; do
-				check "r${r}_native_$n" bc_native $r $n
-			done
-		else
-			bc_server_start
-			check "r${r}_${cm}_warmup" bc_warmup "$VM_IP"
-			for n in $BC_NS; do
-				check "r${r}_${cm}_$n" bc_cmtime $cm $r $n "$VM_IP"
-				# (not in a check's subshell: it may restart the server)
-				bc_server_alive
-			done
-			if [ "$BC_MEM" -gt 0 ] && [ $r -eq 1 ]; then
-				check "r${r}_${cm}_mem" bc_mem $cm $r "$BC_MEM"
-			fi
-			bc_server_stop
-		fi
-		# connections in timewait end before the module goes
-		sleep 1
-		check "r${r}_${cm}_down" retry 30 bc_down $cm
+# one CM's slot of one round (bc_rounds loads and unloads the stack)
+bc_slot() {
+	if [ "$2" = native ]; then
+		check "r$1_native_listen" ulp listen L tcp:$BC_PORT "$VM_IP"
+		for n in $BC_NS; do
+			check "r$1_native_$n" bc_native "$1" $n
+		done
+		return
+	fi
+	bc_server_start
+	check "r$1_$2_warmup" bc_warmup "$VM_IP"
+	for n in $BC_NS; do
+		check "r$1_$2_$n" bc_cmtime "$2" "$1" $n "$VM_IP"
+		# (not in a check's subshell: it may restart the server)
+		bc_server_alive
 	done
-	r=$((r + 1))
-done
+	if [ "$BC_MEM" -gt 0 ] && [ "$1" -eq 1 ]; then
+		check "r$1_$2_mem" bc_mem "$2" "$1" "$BC_MEM"
+	fi
+	bc_server_stop
+}
+bc_rounds bc_slot
 suite_end

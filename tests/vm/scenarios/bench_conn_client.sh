@@ -11,18 +11,12 @@ net_up
 rxe_add rxe0 eth0
 suite_begin bench_conn_client
 check peer_reachable wait_for "ping -c1 -W1 $VM_PEER" 60
-r=1
-while [ $r -le "$BC_ROUNDS" ]; do
-	for cm in $(bc_order $r); do
-		check "r${r}_${cm}_up" bc_up $cm
-		check "r${r}_${cm}_warmup" bc_warmup "$VM_PEER"
-		for n in $BC_NS; do
-			check "r${r}_${cm}_$n" bc_cmtime $cm $r $n "$VM_PEER"
-		done
-		check "r${r}_${cm}_done" retry 60 sh -c "echo done | nc $VM_PEER $SYNC_PORT"
-		sleep 1
-		check "r${r}_${cm}_down" retry 30 bc_down $cm
+bc_slot() {
+	check "r$1_$2_warmup" bc_warmup "$VM_PEER"
+	for n in $BC_NS; do
+		check "r$1_$2_$n" bc_cmtime "$2" "$1" $n "$VM_PEER"
 	done
-	r=$((r + 1))
-done
+	check "r$1_$2_done" retry 60 sh -c "echo done | nc $VM_PEER $SYNC_PORT"
+}
+bc_rounds bc_slot
 suite_end

@@ -13,6 +13,7 @@
 #   bc_cmtime CM R N PEER   one cmtime client run of N connections to PEER
 #   bc_native R N           one test-ULP run of N connections (loopback)
 #   bc_mem CM R N           N live cmtime connections, frozen, measured
+#   bc_rounds BODY          every round and CM: bc_up, "BODY R CM", bc_down
 #
 # Words of the kernel command line: pdcmvm.bench_n=100,1000 (the Ns),
 # pdcmvm.bench_rounds=R, pdcmvm.bench_mem=N (0: no memory pass),
@@ -54,6 +55,25 @@ bc_up() {
 	[ "$1" = stock ] && [ -e /sys/module/ib_pdcm ] && return 1
 	# the port is claimed (its counters are there) before anything starts
 	wait_for "test -e $P1/cm_tx_msgs/req" 10
+}
+
+# bc_rounds BODY: for each round R and each CM of bc_order R, load the
+# stack (check rR_CM_up), run "BODY R CM", give connections in timewait
+# a second to end, unload (rR_CM_down).  The one-guest and the two-guest
+# scenarios walk the same sequence, so client and server stay in step.
+# pdcm1024 (the old-backlog comparison) runs in round 1 only.
+bc_rounds() {
+	_bc_r=1
+	while [ $_bc_r -le "$BC_ROUNDS" ]; do
+		for _bc_cm in $(bc_order $_bc_r); do
+			[ $_bc_cm = pdcm1024 ] && [ $_bc_r -gt 1 ] && continue
+			check "r${_bc_r}_${_bc_cm}_up" bc_up $_bc_cm
+			"$1" $_bc_r $_bc_cm
+			sleep 1
+			check "r${_bc_r}_${_bc_cm}_down" retry 30 bc_down $_bc_cm
+		done
+		_bc_r=$((_bc_r + 1))
+	done
 }
 
 bc_down() {

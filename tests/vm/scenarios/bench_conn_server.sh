@@ -11,19 +11,13 @@ net_up
 rxe_add rxe0 eth0
 suite_begin bench_conn_server
 check peer_reachable wait_for "ping -c1 -W1 $VM_PEER" 60
-r=1
-while [ $r -le "$BC_ROUNDS" ]; do
-	for cm in $(bc_order $r); do
-		check "r${r}_${cm}_up" bc_up $cm
-		c0=$(bc_counters)
-		bc_server_start
-		# the client's "done" (it retries until this listens)
-		check "r${r}_${cm}_client_done" timeout 3600 nc -l -p $SYNC_PORT
-		bc_server_stop
-		kmsg "bench_conn: side=server cm=$cm round=$r $(bc_delta "$c0" "$(bc_counters)")"
-		sleep 1
-		check "r${r}_${cm}_down" retry 30 bc_down $cm
-	done
-	r=$((r + 1))
-done
+bc_slot() {
+	_c0=$(bc_counters)
+	bc_server_start
+	# the client's "done" (it retries until this listens)
+	check "r$1_$2_client_done" timeout 3600 nc -l -p $SYNC_PORT
+	bc_server_stop
+	kmsg "bench_conn: side=server cm=$2 round=$1 $(bc_delta "$_c0" "$(bc_counters)")"
+}
+bc_rounds bc_slot
 suite_end

@@ -26,7 +26,7 @@ slab1=$(slab_kb)
 ids=$(pdcm_conns)
 flive=$(ulp_get 'listener F ' live)
 C=$PORTDIR
-kmsg "    # flood: $((t1 - t0)) s; slab ${slab0} kB -> ${slab1} kB (+$((slab1 - slab0)) kB); pdcm ids $ids; F live $flive; reqs rx $(pdcm_cnt cm_rx_msgs req), rep tx $(pdcm_cnt cm_tx_msgs rep), rej tx $(pdcm_cnt cm_tx_msgs rej), backlog dropped $(pdcm_cnt pdcm backlog_dropped) rejected $(pdcm_cnt pdcm backlog_rejected)"
+kmsg "    # flood: $((t1 - t0)) s; slab ${slab0} kB -> ${slab1} kB (+$((slab1 - slab0)) kB); pdcm ids $ids; F live $flive; reqs rx $(cnt cm_rx_msgs/req), rep tx $(cnt cm_tx_msgs/rep), rej tx $(cnt cm_tx_msgs/rej), backlog dropped $(cnt pdcm/backlog_dropped) rejected $(cnt pdcm/backlog_rejected)"
 ulp_note "listener "
 check half_open_bounded_by_backlog sh -c "[ $flive -le $BACKLOG ]"
 # F's half-open ones, L's probes and the barriers
@@ -40,12 +40,12 @@ check l_no_errors ulp_is "listener L " errors 0
 # defect 16): one REP per delivered REQ plus cm_tx_retries/rep
 # F's half-open connections hold their REPs until the peer's CM response
 # timeout: wait for the first re-send (a fast flood can end before it)
-check rep_retries_happened wait_for "cnt_ge cm_tx_retries rep 1" 60
+check rep_retries_happened wait_for "cnt_is cm_tx_retries/rep -ge 1" 60
 reps=$(($(ulp_get 'listener L ' reqs) + $(ulp_get 'listener F ' reqs) + $(ulp_get 'listener S ' reqs)))
 check close_all ulp close
 check all_closed ulp_wait_idle 30
 tx_counts_retries() {
-	_t=$(pdcm_cnt cm_tx_msgs rep) _r=$(pdcm_cnt cm_tx_retries rep)
+	_t=$(cnt cm_tx_msgs/rep) _r=$(cnt cm_tx_retries/rep)
 	[ "$_t" -eq $((reps + _r)) ] && return 0
 	echo "cm_tx_msgs/rep=$_t, expected $reps REPs + $_r retries"
 	return 1

@@ -23,7 +23,7 @@ check fuzz_over wait_for "ulp_is 'listener S ' established 1" 3000
 t1=$(date +%s)
 check disconnect_after wait_for "ulp_ge 'listener S ' disconnected 1" 60
 C=$PORTDIR
-kmsg "    # fuzz: $((t1 - t0)) s; slab ${slab0} kB -> $(slab_kb) kB; pdcm ids $(pdcm_conns); rx malformed $(pdcm_cnt pdcm rx_malformed) dropped $(pdcm_cnt pdcm rx_dropped)"
+kmsg "    # fuzz: $((t1 - t0)) s; slab ${slab0} kB -> $(slab_kb) kB; pdcm ids $(pdcm_conns); rx malformed $(cnt pdcm/rx_malformed) dropped $(cnt pdcm/rx_dropped)"
 for g in cm_rx_msgs cm_tx_msgs cm_rx_duplicates; do
 	kmsg "    # $g: $(cd $C/$g && for a in *; do printf '%s=%s ' $a $(cat $a); done)"
 done

@@ -11,8 +11,7 @@
 #   hval LINE FIELD         FIELD=value of cmhostile's first output line
 #                           starting with LINE
 #   hval_is LINE FIELD V    ... is V;  hval_ge LINE FIELD N  ... >= N
-#   pdcm_cnt GROUP NAME     B: a port counter of rxe0 port 1
-#   cnt_ge GROUP NAME N     B: ... is at least N
+#   (port counters: interop_lib.sh's cnt and cnt_is)
 #   pdcm_ignored            B: rx_dropped plus every cm_rx_duplicates
 #                           counter: what pdcm received and did nothing with
 #   slab_kb                 B: Slab: of /proc/meminfo, in kB
@@ -38,13 +37,7 @@ hostile() {
 }
 
 hval() {
-	awk -v p="$1 " -v f="$2" 'index($0, p) == 1 {
-		for (i = 1; i <= NF; i++)
-			if (index($i, f "=") == 1) {
-				print substr($i, length(f) + 2)
-				exit
-			}
-	}' /tmp/hostile.out
+	kv_get /tmp/hostile.out "$1 " "$2"
 }
 
 hval_is() {
@@ -69,17 +62,6 @@ hval_le() {
 }
 
 PORTDIR=/sys/class/infiniband/rxe0/ports/1
-
-pdcm_cnt() {
-	cat "$PORTDIR/$1/$2"
-}
-
-cnt_ge() {
-	_v=$(pdcm_cnt "$1" "$2")
-	[ "$_v" -ge "$3" ] && return 0
-	echo "$1/$2=$_v, expected at least $3"
-	return 1
-}
 
 pdcm_ignored() {
 	cat "$PORTDIR/pdcm/rx_dropped" "$PORTDIR"/cm_rx_duplicates/* |

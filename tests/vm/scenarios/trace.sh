@@ -53,6 +53,11 @@ check passive_side_in_order has_seq "$passive"
 for m in "tx REQ" "rx REQ" "tx REP" "rx REP" "tx RTU" "rx RTU" "tx DREQ" "rx DREQ" "tx DREP" "rx DREP"; do
 	check "mad_${m% *}_${m#* }" grep -q "pdcm_mad: $m " /tmp/trace
 done
+# every event handed to the ULP, once (TIMEWAIT_EXIT on each side)
+for e in REQ_RECEIVED REP_RECEIVED RTU_RECEIVED DREQ_RECEIVED DREP_RECEIVED; do
+	check "event_$e" sh -c "[ \$(grep -c 'pdcm_event: .* $e ' /tmp/trace) = 1 ]"
+done
+check event_TIMEWAIT_EXIT_twice sh -c "[ \$(grep -c 'pdcm_event: .* TIMEWAIT_EXIT ' /tmp/trace) = 2 ]"
 check nothing_refused sh -c "! grep -q pdcm_fsm_refused /tmp/trace"
 ulp_teardown "$res0"
 suite_end
