@@ -59,6 +59,13 @@ struct pdcm_remote_key {
 
 /* Received MADs queued in the whole CM, at most; past this they are dropped. */
 #define PDCM_MAX_PENDING_WORK	4096
+/*
+ * Of them, new REQs and SIDR_REQs, at most: each makes a conn and runs a
+ * ULP handler (slow: QP setup), so a REQ storm must not take the items the
+ * answers to existing conns need (REP, RTU, DREQ ...).  Dropped REQs are
+ * retried by their senders.
+ */
+#define PDCM_MAX_PENDING_REQS	1024
 /* Received MADs queued on one conn, at most; past this they are dropped. */
 #define PDCM_CONN_MAX_PENDING	16
 
@@ -121,7 +128,6 @@ struct pdcm_rx {
  * @port: the port of the connection, once known
  * @ah_attr: address of the peer (RoCE: holds a reference to its sgid_attr)
  * @ah_valid: @ah_attr is set
- * @ah: address handle built from @ah_attr for MADs to the peer, or NULL
  * @pkey_index: P_Key index for MADs and the QP
  * @listen: LISTEN state: our entry in the listen table
  * @matched: passive side: the listen whose backlog slot we hold, or NULL
@@ -173,9 +179,8 @@ struct pdcm_conn {
 	bool no_waiter;
 
 	struct pdcm_port *port;
-	struct rdma_ah_attr ah_attr;
+	struct rdma_ah_attr ah_attr;	/* each send makes its AH from it */
 	bool ah_valid;
-	struct ib_ah *ah;
 	u16 pkey_index;
 
 	struct pdcm_listen *listen;
@@ -300,13 +305,14 @@ struct pdcm_conn *pdcm_conn_alloc(struct ib_device *device,
 int pdcm_conn_hash(struct pdcm_conn *conn);
 void pdcm_conn_set_port(struct pdcm_conn *conn, struct pdcm_port *port);
 struct pdcm_device;
-void pdcm_conns_release_ahs(struct pdcm_device *dev);
+void pdcm_conns_release_avs(struct pdcm_device *dev);
 struct pdcm_conn *pdcm_conn_get_by_local_id(u32 local_id);
 void pdcm_conn_get(struct pdcm_conn *conn);
 void pdcm_conn_put(struct pdcm_conn *conn);
 void pdcm_conn_destroy(struct pdcm_conn *conn, bool wait);
 int pdcm_conns_live(void);
 void pdcm_conns_show(struct seq_file *m);
+void pdcm_conns_states_show(struct seq_file *m);
 int pdcm_ids_init(void);
 void pdcm_ids_exit(void);
 
@@ -315,6 +321,7 @@ extern struct workqueue_struct *pdcm_wq;
 extern const struct pdcm_transport_up pdcm_cm_up;
 #if IS_ENABLED(CONFIG_KUNIT)
 extern atomic_t pdcm_pending_work;
+extern atomic_t pdcm_pending_reqs;
 #endif
 bool pdcm_conn_post(struct pdcm_conn *conn, struct pdcm_ev *ev);
 void pdcm_conn_ev_work(struct work_struct *work);

@@ -66,6 +66,13 @@ static int pdcm_connections_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(pdcm_connections);
 
+static int pdcm_conn_states_show(struct seq_file *m, void *unused)
+{
+	pdcm_conns_states_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pdcm_conn_states);
+
 void pdcm_debugfs_init(void)
 {
 	pdcm_debugfs_root = debugfs_create_dir("pdcm", NULL);
@@ -75,6 +82,8 @@ void pdcm_debugfs_init(void)
 			    &pdcm_listens_fops);
 	debugfs_create_file("connections", 0444, pdcm_debugfs_root, NULL,
 			    &pdcm_connections_fops);
+	debugfs_create_file("conn_states", 0444, pdcm_debugfs_root, NULL,
+			    &pdcm_conn_states_fops);
 	pdcm_fault_debugfs(pdcm_debugfs_root);
 }
 

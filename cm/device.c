@@ -178,7 +178,7 @@ static void pdcm_remove_one(struct ib_device *ibdev, void *client_data)
 	/* REQ work already queued sees no agent and makes no conn */
 	flush_workqueue(pdcm_wq);
 	/* what lives on the GSI QP's PD goes before the MAD layer frees it */
-	pdcm_conns_release_ahs(dev);
+	pdcm_conns_release_avs(dev);
 	dev_info(&ibdev->dev, "pdcm: released\n");
 	pdcm_device_put(dev);	/* conns still on it keep it until they go */
 }

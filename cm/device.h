@@ -9,8 +9,9 @@
  * points at one of its ports (each such conn holds a reference); its
  * ports are fixed for that lifetime.  remove() takes the ports' MAD
  * agents away first (port->agent NULL under agent_lock: every later send
- * fails with -ENODEV), waits for the MAD layer and the queued work, and
- * destroys the conns' address handles, which live on the GSI QP's PD.
+ * fails with -ENODEV), waits for the MAD layer (which completes every
+ * send, and with it the send's address handle) and the queued work, and
+ * drops the conns' address attributes (GID table references).
  */
 #ifndef _PDCM_DEVICE_H
 #define _PDCM_DEVICE_H

@@ -80,8 +80,6 @@ static u32 pdcm_index_of_id(u32 id)
 
 static void pdcm_conn_free(struct pdcm_conn *conn)
 {
-	if (conn->ah)
-		rdma_destroy_ah(conn->ah, RDMA_DESTROY_AH_SLEEPABLE);
 	if (conn->ah_valid)
 		rdma_destroy_ah_attr(&conn->ah_attr);
 	spin_lock_irq(&pdcm_conns_lock);
@@ -161,35 +159,31 @@ void pdcm_conn_set_port(struct pdcm_conn *conn, struct pdcm_port *port)
 }
 
 /**
- * pdcm_conns_release_ahs() - destroy the address handles of @dev's conns
+ * pdcm_conns_release_avs() - drop the address attributes of @dev's conns
  * @dev: a device whose MAD agents are gone
  *
- * They live on the GSI QP's PD, which the MAD layer frees once pdcm's
- * remove() returned; their address attributes hold references on the
- * device's GID table.  No conn can make a new one: sends fail without
+ * Their address attributes hold references on the device's GID table,
+ * which must go before the device does.  (The address handles themselves
+ * belong to sends, and the MAD layer completed every send when the agents
+ * were unregistered.)  No conn can make a new one: sends fail without
  * the agent.
  *
  * Context: process context.
  */
-void pdcm_conns_release_ahs(struct pdcm_device *dev)
+void pdcm_conns_release_avs(struct pdcm_device *dev)
 {
 	struct pdcm_conn *conn;
-	struct ib_ah *ah;
 
 	spin_lock_irq(&pdcm_conns_lock);
 	list_for_each_entry(conn, &pdcm_conns, list) {
 		if (!conn->port || conn->port->dev != dev)
 			continue;
 		spin_lock(&conn->lock);
-		ah = conn->ah;
-		conn->ah = NULL;
-		if (conn->ah_valid) {	/* its GID entry's reference too */
+		if (conn->ah_valid) {
 			rdma_destroy_ah_attr(&conn->ah_attr);
 			conn->ah_valid = false;
 		}
 		spin_unlock(&conn->lock);
-		if (ah)
-			rdma_destroy_ah(ah, 0);
 	}
 	spin_unlock_irq(&pdcm_conns_lock);
 }
@@ -347,6 +341,35 @@ void pdcm_conns_show(struct seq_file *m)
 			   jiffies_to_msecs(jiffies - conn->created));
 	}
 	spin_unlock_irq(&pdcm_conns_lock);
+}
+
+/**
+ * pdcm_conns_states_show() - how many conns are in each state, for debugfs
+ * @m: the seq_file
+ *
+ * One walk without printing under the lock (cheap with 100,000 conns, where
+ * pdcm_conns_show() prints megabytes), then "STATE count" per state that
+ * has any, and "total count".
+ *
+ * Context: process context; takes pdcm_conns_lock.
+ */
+void pdcm_conns_states_show(struct seq_file *m)
+{
+	unsigned int n[PDCM_NUM_STATES] = {}, total = 0, s;
+	struct pdcm_conn *conn;
+
+	spin_lock_irq(&pdcm_conns_lock);
+	list_for_each_entry(conn, &pdcm_conns, list) {
+		s = READ_ONCE(conn->id.state);
+		if (s < PDCM_NUM_STATES)
+			n[s]++;
+		total++;
+	}
+	spin_unlock_irq(&pdcm_conns_lock);
+	for (s = 0; s < PDCM_NUM_STATES; s++)
+		if (n[s])
+			seq_printf(m, "%s %u\n", pdcm_state_name(s), n[s]);
+	seq_printf(m, "total %u\n", total);
 }
 
 /**

@@ -33,7 +33,11 @@ MODULE_PARM_DESC(dump_mads,
 		 "Hex-dump every received CM MAD to the kernel log (debug; default off)");
 
 /* send_buf->context[1] of a reply: its address handle is ours to free. */
-#define PDCM_REPLY_AH	((void *)1UL)
+/*
+ * context[1] of every send pdcm posts: its address handle is its own, made
+ * for it and destroyed when it completes.
+ */
+#define PDCM_OWN_AH	((void *)1UL)
 
 static void pdcm_mad_send_handler(struct ib_mad_agent *agent,
 				  struct ib_mad_send_wc *send_wc)
@@ -54,7 +58,7 @@ static void pdcm_mad_send_handler(struct ib_mad_agent *agent,
 	}
 	if (conn)
 		port->up->send_done(conn, buf, send_wc->status);
-	else if (buf->context[1] == PDCM_REPLY_AH)
+	if (buf->context[1] == PDCM_OWN_AH)
 		rdma_destroy_ah(buf->ah, 0);
 	ib_free_send_mad(buf);
 }
@@ -117,25 +121,20 @@ static struct ib_mad_send_buf *pdcm_mad_alloc(struct pdcm_port *port,
 }
 
 /*
- * The conn's address handle, made on first use and kept until the conn
- * or its device goes (pdcm_conns_release_ahs()).
+ * An address handle for one send of @conn, from its address vector.  Each
+ * send has its own, destroyed when it completes (as ib_cm does): a conn
+ * holds none while nothing of it is in flight, so the HCA's limit on AHs
+ * (rxe: 32,767) bounds the MADs in flight, not the connections.
  */
 static struct ib_ah *pdcm_conn_ah(struct pdcm_conn *conn)
 	__must_hold(&conn->lock)
 {
-	struct ib_ah *ah;
-
 	lockdep_assert_held(&conn->lock);
 	lockdep_assert_held_read(&conn->port->agent_lock);
-	if (conn->ah)
-		return conn->ah;
 	if (!conn->ah_valid)
 		return ERR_PTR(-EINVAL);
-	ah = pdcm_fail() ? ERR_PTR(-ENOMEM) :
-	     rdma_create_ah(conn->port->pd, &conn->ah_attr, 0);
-	if (!IS_ERR(ah))
-		conn->ah = ah;
-	return ah;
+	return pdcm_fail() ? ERR_PTR(-ENOMEM) :
+	       rdma_create_ah(conn->port->pd, &conn->ah_attr, 0);
 }
 
 static int pdcm_mad_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
@@ -160,6 +159,7 @@ static int pdcm_mad_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 	}
 	buf = pdcm_mad_alloc(port, conn->pkey_index, msg);
 	if (IS_ERR(buf)) {
+		rdma_destroy_ah(ah, 0);
 		ret = PTR_ERR(buf);
 		goto out;
 	}
@@ -167,9 +167,11 @@ static int pdcm_mad_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 	buf->timeout_ms = timeout_ms;
 	buf->retries = timeout_ms ? retries : 0;
 	buf->context[0] = conn;
+	buf->context[1] = PDCM_OWN_AH;
 	ret = pdcm_fail() ? -ENOMEM : ib_post_send_mad(buf, NULL);
 	if (ret) {
 		ib_free_send_mad(buf);
+		rdma_destroy_ah(ah, 0);
 		goto out;
 	}
 	/*
@@ -226,7 +228,7 @@ static int pdcm_mad_reply(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 		goto out;
 	}
 	buf->ah = ah;
-	buf->context[1] = PDCM_REPLY_AH;
+	buf->context[1] = PDCM_OWN_AH;
 	ret = pdcm_fail() ? -ENOMEM : ib_post_send_mad(buf, NULL);
 	if (ret)
 		ib_free_send_mad(buf);

@@ -33,6 +33,14 @@ EXPORT_SYMBOL_IF_KUNIT(pdcm_wq);
 /* received MADs queued in the CM (read by the KUnit suite pdcm_fsm) */
 VISIBLE_IF_KUNIT atomic_t pdcm_pending_work = ATOMIC_INIT(0);
 EXPORT_SYMBOL_IF_KUNIT(pdcm_pending_work);
+/* of them, new REQs and SIDR_REQs */
+VISIBLE_IF_KUNIT atomic_t pdcm_pending_reqs = ATOMIC_INIT(0);
+EXPORT_SYMBOL_IF_KUNIT(pdcm_pending_reqs);
+
+static bool pdcm_work_is_new_req(enum pdcm_work_kind kind)
+{
+	return kind == PDCM_WORK_REQ || kind == PDCM_WORK_SIDR_REQ;
+}
 
 /* ---- work items ---------------------------------------------------- */
 
@@ -41,17 +49,20 @@ static void pdcm_work_fn(struct work_struct *work);
 struct pdcm_work *pdcm_work_alloc(struct pdcm_port *port,
 				  enum pdcm_work_kind kind)
 {
+	bool req = pdcm_work_is_new_req(kind);
 	struct pdcm_work *w;
 
+	if (req && atomic_inc_return(&pdcm_pending_reqs) > PDCM_MAX_PENDING_REQS)
+		goto full;
 	if (atomic_inc_return(&pdcm_pending_work) > PDCM_MAX_PENDING_WORK) {
 		atomic_dec(&pdcm_pending_work);
-		if (port)
-			atomic_long_inc(&port->cnt.rx_dropped);
-		return NULL;
+		goto full;
 	}
 	w = pdcm_fail() ? NULL : kzalloc(sizeof(*w), GFP_ATOMIC);
 	if (!w) {
 		atomic_dec(&pdcm_pending_work);
+		if (req)
+			atomic_dec(&pdcm_pending_reqs);
 		return NULL;
 	}
 	INIT_WORK(&w->work, pdcm_work_fn);
@@ -60,6 +71,13 @@ struct pdcm_work *pdcm_work_alloc(struct pdcm_port *port,
 	w->ev.kind = kind == PDCM_WORK_DUP_REQ ? PDCM_EV_KIND_DUP_REQ :
 		     PDCM_EV_KIND_RX;
 	return w;
+
+full:
+	if (req)
+		atomic_dec(&pdcm_pending_reqs);
+	if (port)
+		atomic_long_inc(&port->cnt.rx_dropped);
+	return NULL;
 }
 
 void pdcm_work_free(struct pdcm_work *w)
@@ -68,6 +86,8 @@ void pdcm_work_free(struct pdcm_work *w)
 		pdcm_conn_put(w->conn);
 	if (w->listen)
 		pdcm_listen_put(w->listen);
+	if (pdcm_work_is_new_req(w->kind))
+		atomic_dec(&pdcm_pending_reqs);
 	kfree(w);
 	atomic_dec(&pdcm_pending_work);
 }

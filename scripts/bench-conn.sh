@@ -17,6 +17,10 @@
 #   BENCH_PAIR_N="1000 5000"        its connection counts
 #   BENCH_PROFILE=1                 instead: perf's profile of one cmtime
 #                                   run of the first N on each CM
+#   BENCH_SCALE=N                   instead: N connections held at once
+#                                   pdcm-to-pdcm (test ULP), memory per
+#                                   connection, teardown and timewait
+#                                   (BENCH_SCALE_MEM MB, default 8192)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 . "$PDCM_TOP/scripts/vm.sh"
@@ -49,6 +53,18 @@ if [ "${BENCH_PROFILE:-0}" = 1 ]; then
 	exit 0
 fi
 scripts/initramfs.sh stock "$stock" "$dir" build/bench-conn.cpio.gz
+if [ -n "${BENCH_SCALE:-}" ]; then
+	mem=${BENCH_SCALE_MEM:-8192}
+	log "scale: $BENCH_SCALE connections held pdcm-to-pdcm (qemu TCG, 1 vCPU, ${mem} MB)"
+	t0=$SECONDS
+	VM_MEM=$mem vm_run build/logs/bench-scale.log "$stock/vmlinux" build/bench-conn.cpio.gz \
+		$((1800 + BENCH_SCALE / 10)) "pdcmvm.scenario=bench_scale pdcmvm.scale_n=$BENCH_SCALE pdcmvm.scale_batch=${BENCH_SCALE_BATCH:-5000}" || true
+	log "scale: $((SECONDS - t0)) s"
+	sed -n 's/^\[[ 0-9.]*\] \(bench_scale: .*\|    # conn_states: .*\)/\1/p' build/logs/bench-scale.log
+	python3 tests/vm/ktap.py build/logs/bench-scale.log bench_scale bench_scale \
+		>build/logs/bench-scale.ktap || { grep -v '^PASS' build/logs/bench-scale.ktap; exit 1; }
+	exit 0
+fi
 
 words() {	# words NS ROUNDS MEM
 	# no_hash_pointers: the memory pass matches frees to allocations by

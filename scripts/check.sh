@@ -402,12 +402,19 @@ vm_scenarios_6_1() {
 	for s in ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_rping ulp_demo trace shim_sdp shim_kdapl fault_remove; do
 		specs+=("stock_$s|pdcmvm.scenario=$s")
 	done
+	# FAULT_N=N: fault_remove with N connections moving data (default 48)
+	[ -n "${FAULT_N:-}" ] && specs+=("stock_fault_remove_$FAULT_N|pdcmvm.scenario=fault_remove pdcmvm.fault_n=$FAULT_N")
 	# a smoke of `make bench-conn` (Documentation/performance.rst): 100
 	# cmtime connections on each CM, about 30 s of guest time
 	specs+=("stock_bench_conn|pdcmvm.scenario=bench_conn pdcmvm.bench_n=100 pdcmvm.bench_cms=stock,pdcm")
 	# and of `make bench`'s REQ dispatch: 10 per-IP listeners on each stack
 	specs+=("stock_bench_demux|pdcmvm.scenario=bench_demux pdcmvm.demux_n=1,10 pdcmvm.demux_reqs=10")
 	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 300 "${specs[@]}"
+	# more connections than the HCA has address handles (rxe: 32,767):
+	# 17,000 held at once pdcm-to-pdcm, 34,000 ids (Documentation/design.rst,
+	# "Address handles"), in about a minute
+	VM_MEM=2048 guests "$stock/vmlinux" "$initrd" 600 \
+		"stock_scale|pdcmvm.scenario=bench_scale pdcmvm.scale_n=17000"
 	ibcm_vm "$stock/vmlinux" "$initrd"
 }
 

@@ -187,7 +187,6 @@ int main(int argc, char **argv)
 		return do_connect(ch, atol(argv[2]), atoi(argv[3]), argc - 4,
 				  argv + 4);
 usage:
-	fprintf(stderr, "usage: cmdemux bind IP... | listen PORT IP... |"
-		" connect COUNT PORT IP...\n");
+	fprintf(stderr, "usage: cmdemux bind IP... | listen PORT IP... | connect N PORT IP...\n");
 	return 2;
 }

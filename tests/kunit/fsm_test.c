@@ -2678,6 +2678,53 @@ static void fsm_timeout_needs_no_allocation(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, fsm_ev(nev + 1)->id, p);
 }
 
+/*
+ * New REQs have a budget of their own within the CM's work items: with
+ * PDCM_MAX_PENDING_REQS of them queued (a REQ storm), the next new REQ is
+ * dropped and counted, while the RTU of a conn already in REP_SENT still
+ * gets its item and establishes it.  (With one budget for all, a storm
+ * took every item, the answers to existing conns were dropped with the
+ * storm, and their retries fed it: 50,000 connections opened at once over
+ * rxe loopback collapsed to about 250/s.)
+ */
+static void fsm_new_reqs_capped(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	unsigned int nev;
+	struct pdcm_msg m;
+	struct pdcm_id *p;
+	long dropped;
+
+	fsm_listen(f);
+	p = fsm_passive_rep(f, f->peer_comm + 1, 0x112233);
+	nev = fsm_rec.nev;
+	/* the budget of new REQs in use: so many REQ items queued */
+	atomic_add(PDCM_MAX_PENDING_REQS, &pdcm_pending_reqs);
+	atomic_add(PDCM_MAX_PENDING_REQS, &pdcm_pending_work);
+	dropped = atomic_long_read(&f->port->cnt.rx_dropped);
+	fsm_mk_req(f, &m, f->peer_comm + 2, 0x445566);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
+			dropped + 1);
+	fsm_mk(&m, PDCM_ATTR_RTU, p, f->peer_comm + 1);
+	fake_rx(f, &m);
+	fake_settle();
+	atomic_sub(PDCM_MAX_PENDING_REQS, &pdcm_pending_reqs);
+	atomic_sub(PDCM_MAX_PENDING_REQS, &pdcm_pending_work);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
+			dropped + 1);
+	KUNIT_EXPECT_EQ(test, p->state, PDCM_ESTABLISHED);
+	/* one event: p's RTU; no REQ_RECEIVED for the dropped REQ */
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, nev + 1);
+	KUNIT_EXPECT_EQ(test, fsm_ev(nev)->type, PDCM_RTU_RECEIVED);
+	/* with the budget back, the peer's retry of that REQ is delivered */
+	fsm_mk_req(f, &m, f->peer_comm + 2, 0x445566);
+	fake_rx(f, &m);
+	fake_settle();
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, nev + 2);
+	KUNIT_EXPECT_EQ(test, fsm_ev(nev + 1)->type, PDCM_REQ_RECEIVED);
+}
+
 /* ---- the sender's comm ID ---------------------------------------------- */
 
 /*
@@ -3431,6 +3478,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_handler_destroys_other_id),
 	KUNIT_CASE(fsm_conn_queue_bounded),
 	KUNIT_CASE(fsm_timeout_needs_no_allocation),
+	KUNIT_CASE(fsm_new_reqs_capped),
 	KUNIT_CASE(fsm_sender_comm_id_checked),
 	KUNIT_CASE(fsm_local_ids_unguessable),
 	KUNIT_CASE(fsm_send_fails_state_kept),

@@ -517,7 +517,7 @@ static int ulp_parse_active(struct ulp_opts *o, int first,
 	a->qp_type = o->uc ? IB_QPT_UC : IB_QPT_RC;
 	a->pkey = o->pkey;
 	if (o->pkey > 0xffff || a->size < ULP_MIN_MSG || a->size > ULP_MAX_MSG ||
-	    o->timeout > 300 || a->cm_timeout > 31 || a->cm_retries > 15)
+	    o->timeout > 3600 || a->cm_timeout > 31 || a->cm_retries > 15)
 		return -EINVAL;
 	return 0;
 }

@@ -26,7 +26,7 @@
 #define ULP_ADDR_LEN		48	/* "%pISc" of an IPv6 address, or "any" */
 #define ULP_MIN_MSG		16	/* the pattern header */
 #define ULP_MAX_MSG		65536
-#define ULP_MAX_CONNS		16384
+#define ULP_MAX_CONNS		65536
 #define ULP_QKEY		0x0050444dU	/* UD Q_Key of both SIDR ends */
 #define ULP_MAGIC		0x50444d55U	/* "PDMU": REQ token, pattern */
 #define ULP_REP_TAG		"pdcm_ulp:"	/* REP private data: tag + name */

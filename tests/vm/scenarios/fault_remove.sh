@@ -11,9 +11,11 @@
 # the ULP: the ULP unloads first (its exit destroys them), then pdcm.
 . /pdcm/scenarios/ulp_lib.sh
 
-N=${FAULT_N:-48} HELD=32 DELAYED=32
+# pdcmvm.fault_n=N (FAULT_N=N scripts/check.sh ...) sets N
+N=$(cmdline_word fault_n) HELD=32 DELAYED=32
 # the KASAN kernel is about 10x slower: fewer, so the guest ends in time
-grep -q kasan_multi_shot /proc/cmdline && N=${FAULT_N:-16} HELD=16 DELAYED=16
+grep -q kasan_multi_shot /proc/cmdline && { : "${N:=16}"; HELD=16 DELAYED=16; }
+: "${N:=48}"
 
 net_up
 rxe_add rxe0 eth0
