@@ -65,7 +65,7 @@ struct pdcm_remote_key {
  * answers to existing conns need (REP, RTU, DREQ ...).  Dropped REQs are
  * retried by their senders.
  */
-#define PDCM_MAX_PENDING_REQS	1024
+#define PDCM_MAX_PENDING_REQS	3072
 /* Received MADs queued on one conn, at most; past this they are dropped. */
 #define PDCM_CONN_MAX_PENDING	16
 

@@ -37,6 +37,8 @@ def parse(paths):
                 d[k] = float(v)
             except ValueError:
                 d[k] = v
+        if "cm" not in d:
+            continue    # a note ("cmtime server died; restarting it")
         if d.get("side") == "server":
             srv.append(d)
         elif "mem" in d:

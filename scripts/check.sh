@@ -173,27 +173,67 @@ queue_job() {
 	JOBQ+=("$1 VM_MEM=$VM_MEM $(printf '%q ' "${@:2}")")
 }
 
-# pool_start COST CMD...: run CMD in the background once COST slots are free.
+# pool_start COST CMD...: run CMD in the background once COST slots are free;
+# its time goes to $LOGS/job-times under its key (job_key).
 pool_start() {
-	local cost=$1 pid
+	local cost=$1 pid key
 	shift
 	while [ "$POOL_USED" -gt 0 ] && [ $((POOL_USED + cost)) -gt "$POOL_SLOTS" ]; do
 		wait -n -p pid "${!POOL_COST[@]}"
 		POOL_USED=$((POOL_USED - POOL_COST[$pid]))
 		unset "POOL_COST[$pid]"
 	done
-	eval "$*" &
+	key=$(job_key "$*")
+	{ local t0=$SECONDS; eval "$*"; echo "$key $((SECONDS - t0))" >>"$LOGS/job-times"; } &
 	POOL_COST[$!]=$cost
 	POOL_USED=$((POOL_USED + cost))
 }
 
+# Jobs start longest first, by the times of the last run on this machine
+# ($PDCM_CACHE/job-times; a job not in it counts as long), so that no long
+# guest starts last and runs on alone.  Results are still counted in the
+# order queued.
+JOB_TIMES=$PDCM_CACHE/job-times
+
+# job_key "VM_MEM=... CMD NAME ...": the job's name (a guest's or pair's
+# first guest), or its command for the others
+job_key() {
+	local w
+	read -r -a w <<<"$1"
+	case ${w[1]} in
+	guest_boot | pair_boot) echo "${w[2]}" ;;
+	*) echo "${w[1]}-${#1}" ;;
+	esac
+}
+
+# pool_order: JOBQ's indexes, longest last time first (stable)
+pool_order() {
+	local i key
+	declare -A last=()
+	if [ -r "$JOB_TIMES" ]; then
+		while read -r key i; do last[$key]=$i; done <"$JOB_TIMES"
+	fi
+	for i in "${!JOBQ[@]}"; do
+		key=$(job_key "${JOBQ[$i]#* }")
+		echo "${last[$key]:-100000} $i"
+	done | sort -s -k1,1nr | cut -d' ' -f2
+}
+
 # count_all: run the queue, wait for it, then count what it ran, in order.
 count_all() {
-	local j n
-	for j in "${JOBQ[@]}"; do
+	local j n i
+	rm -f "$LOGS/job-times"
+	for i in $(pool_order); do
+		j=${JOBQ[$i]}
 		pool_start "${j%% *}" "${j#* }"
 	done
 	wait
+	# this run's times replace those of the same jobs
+	if [ -s "$LOGS/job-times" ]; then
+		mkdir -p "$PDCM_CACHE"
+		{ cat "$LOGS/job-times"; cat "$JOB_TIMES" 2>/dev/null || true; } |
+			awk '!seen[$1]++' >"$JOB_TIMES.new" && mv "$JOB_TIMES.new" "$JOB_TIMES"
+	fi
 	JOBQ=() POOL_COST=() POOL_USED=0
 	for n in "${COUNT_ORDER[@]}"; do
 		case $n in
@@ -403,7 +443,8 @@ vm_scenarios_6_1() {
 		specs+=("stock_$s|pdcmvm.scenario=$s")
 	done
 	# FAULT_N=N: fault_remove with N connections moving data (default 48)
-	[ -n "${FAULT_N:-}" ] && specs+=("stock_fault_remove_$FAULT_N|pdcmvm.scenario=fault_remove pdcmvm.fault_n=$FAULT_N")
+	[ -n "${FAULT_N:-}" ] && VM_MEM=2048 guests "$stock/vmlinux" "$initrd" $((600 + FAULT_N)) \
+		"stock_fault_remove_$FAULT_N|pdcmvm.scenario=fault_remove pdcmvm.fault_n=$FAULT_N"
 	# a smoke of `make bench-conn` (Documentation/performance.rst): 100
 	# cmtime connections on each CM, about 30 s of guest time
 	specs+=("stock_bench_conn|pdcmvm.scenario=bench_conn pdcmvm.bench_n=100 pdcmvm.bench_cms=stock,pdcm")

@@ -245,7 +245,7 @@ enum ulp_mode {
 extern const char *const ulp_mode_names[ULP_MODE_NR];
 
 #define ULP_SERVE_MAX_MSGS	64
-#define ULP_MAX_DELAY_MS	60000
+#define ULP_MAX_DELAY_MS	3600000
 
 /*
  * How a listener is set up ("listen" options): @mode and @backlog as
