@@ -14,6 +14,8 @@ import re
 import statistics
 import sys
 
+from bench_table import kv_fields
+
 LINE = re.compile(r"bench_demux: (.*)$")
 NAMES = {"stock": "ib_cm + rdma_cm", "pdcm": "pdcm"}
 
@@ -25,14 +27,7 @@ def parse(path):
             m = LINE.search(line)
             if not m:
                 continue
-            d = {}
-            for kv in m.group(1).split():
-                k, _, v = kv.partition("=")
-                try:
-                    d[k] = float(v)
-                except ValueError:
-                    d[k] = v
-            runs.append(d)
+            runs.append(kv_fields(m.group(1)))
     return runs
 
 

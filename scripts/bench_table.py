@@ -24,19 +24,25 @@ NAMES = {"stock": "ib_cm", "pdcm": "pdcm", "native": "native",
          "pdcm1024": "pdcm, listen_backlog=0"}
 
 
+def kv_fields(text):
+    """The key=value words of a console line, numbers as floats."""
+    d = {}
+    for kv in text.split():
+        k, _, v = kv.partition("=")
+        try:
+            d[k] = float(v)
+        except ValueError:
+            d[k] = v
+    return d
+
+
 def parse(paths):
     runs, mems, srv = [], [], []
     for line in lines(paths):
         m = LINE.search(line)
         if not m:
             continue
-        d = {}
-        for kv in m.group(1).split():
-            k, _, v = kv.partition("=")
-            try:
-                d[k] = float(v)
-            except ValueError:
-                d[k] = v
+        d = kv_fields(m.group(1))
         if "cm" not in d:
             continue    # a note ("cmtime server died; restarting it")
         if d.get("side") == "server":
