@@ -177,7 +177,7 @@ static void pdcm_remove_one(struct ib_device *ibdev, void *client_data)
 	mutex_unlock(&pdcm_devices_mutex);
 	/* REQ work already queued sees no agent and makes no conn */
 	flush_workqueue(pdcm_wq);
-	/* what lives on the GSI QP's PD goes before the MAD layer frees it */
+	/* the conns' address attributes hold GID table references: drop them */
 	pdcm_conns_release_avs(dev);
 	dev_info(&ibdev->dev, "pdcm: released\n");
 	pdcm_device_put(dev);	/* conns still on it keep it until they go */
