@@ -424,7 +424,7 @@ vm_scenarios_6_1() {
 		"hostile_teardown_peer|hostile_teardown_pdcm|240"
 	VM_MEM=512 PAIR_A_WORDS="pdcmvm.flood=${FLOOD_REQS:-3000}" \
 		pairs "$stock/vmlinux" "$initrd" \
-		"hostile_flood_peer|hostile_flood_pdcm|${FLOOD_TIMEOUT:-240}"
+		"hostile_flood_peer|hostile_flood_pdcm|${FLOOD_TIMEOUT:-300}"
 	# (`check.sh vm` alone has no KUnit kernel: B runs the stock one)
 	if [ -n "${KUNIT_B:-}" ]; then
 		PAIR_B=$KUNIT_B PAIR_PREFIX=kunit_ VM_MEM=512 \

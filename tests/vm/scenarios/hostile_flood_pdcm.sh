@@ -38,9 +38,13 @@ check l_no_errors ulp_is "listener L " errors 0
 # F's REPs were re-sent while nobody answered; once they are all over,
 # cm_tx_msgs/rep counts every transmission, as ib_cm's does (issue 12
 # defect 16): one REP per delivered REQ plus cm_tx_retries/rep
-# F's half-open connections hold their REPs until the peer's CM response
-# timeout: wait for the first re-send (a fast flood can end before it)
-check rep_retries_happened wait_for "cnt_is cm_tx_retries/rep -ge 1" 60
+# A REP's re-sends are counted when the send completes, after its last
+# try.  The flood's REQs ask for a CM response timeout of 2^20 * 4.096 us
+# (4.3 s) and 15 retries, so the REPs posted before the flood ended have
+# all completed 16 * 4.3 s = 69 s after it; a fast flood (2 s) ends long
+# before the first one does.  Wait for that span, with slack.
+REP_SPAN=$((16 * ((4096 << 20) / 1000000000 + 1)))
+check rep_retries_happened wait_for "cnt_is cm_tx_retries/rep -ge 1" $((REP_SPAN + 30))
 reps=$(($(ulp_get 'listener L ' reqs) + $(ulp_get 'listener F ' reqs) + $(ulp_get 'listener S ' reqs)))
 check close_all ulp close
 check all_closed ulp_wait_idle 30
