@@ -443,7 +443,7 @@ vm_scenarios_6_1() {
 		specs+=("stock_$s|pdcmvm.scenario=$s")
 	done
 	# FAULT_N=N: fault_remove with N connections moving data (default 48)
-	[ -n "${FAULT_N:-}" ] && VM_MEM=2048 guests "$stock/vmlinux" "$initrd" $((600 + FAULT_N)) \
+	[ -n "${FAULT_N:-}" ] && VM_MEM=2048 guests "$stock/vmlinux" "$initrd" $((600 + 2 * FAULT_N)) \
 		"stock_fault_remove_$FAULT_N|pdcmvm.scenario=fault_remove pdcmvm.fault_n=$FAULT_N"
 	# a smoke of `make bench-conn` (Documentation/performance.rst): 100
 	# cmtime connections on each CM, about 30 s of guest time

@@ -14,7 +14,7 @@
  *   destroy_listener NAME
  *   connect COUNT SID DST [SRC] [MSGS] [SIZE] [src=IP] [msgs=N] [size=N]
  *	  [dev=NAME] [port=N] [timeout=S] [cm_timeout=N] [retries=N]
- *	  [timewait=0|1] [verify=0|1] [peer_disc=0|1] [pkey=N]
+ *	  [timewait=0|1] [verify=0|1] [peer_disc=0|1] [pkey=N] [bg=0|1]
  *   sidr_listen SID [dev=NAME] [port=N] [qkey=N] [verify=0|1]
  *   sidr SID DST [SRC] [size=N] [dev=NAME] [port=N] [timeout=S]
  *	  [retries=N] [qkey=N] [verify=0|1]
@@ -27,8 +27,10 @@
  * (0x0000000001060000 | PORT, 0x0000000001110000 | PORT).  "connect" and
  * "sidr" block until they are over (at most their timeout) and a record
  * of what happened is in results either way; the write fails only when
- * nothing could be started.  The ULP uses nothing of pdcm but
- * <rdma/pdcm.h>.
+ * nothing could be started.  With bg=1 a "connect" runs in the
+ * background (a work item of ulp_bg_wq) and the write returns once it
+ * has begun, so that the module can be unloaded while it runs: the exit
+ * aborts it.  The ULP uses nothing of pdcm but <rdma/pdcm.h>.
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -339,6 +341,7 @@ struct ulp_opts {
 	const char *dev, *src, *mode, *from;
 	u32 port, msgs, size, backlog, timeout, cm_timeout, retries, timewait;
 	u32 verify, qkey, count, delay, mra, mra_delay, peer_disc, uc, pkey;
+	u32 bg;
 	const char *pos[ULP_MAX_ARGS];	/* positional words */
 	int npos;
 };
@@ -419,6 +422,7 @@ static int ulp_parse_opts(int argc, char **argv, struct ulp_opts *o)
 		{ "peer_disc", offsetof(struct ulp_opts, peer_disc) },
 		{ "uc", offsetof(struct ulp_opts, uc) },
 		{ "pkey", offsetof(struct ulp_opts, pkey) },
+		{ "bg", offsetof(struct ulp_opts, bg) },
 	};
 	int i;
 	size_t k;
@@ -546,9 +550,30 @@ static void ulp_run_end(void)
 	wake_up_all(&ulp_idle_wq);
 }
 
+/* Background runs: work items, so that the exit can flush them. */
+static struct workqueue_struct *ulp_bg_wq;
+
+struct ulp_bg_run {
+	struct work_struct work;
+	struct ulp_connect_args a;
+};
+
+static void ulp_bg_work(struct work_struct *work)
+{
+	struct ulp_bg_run *bg = container_of(work, struct ulp_bg_run, work);
+	int ret;
+
+	ret = ulp_run(&bg->a, &ulp_connect_ops);
+	if (ret)
+		ulp_dbg("background run %u: %d\n", bg->a.no, ret);
+	kfree(bg);
+	ulp_run_end();
+}
+
 static int ulp_cmd_connect(struct ulp_opts *o, bool sidr)
 {
 	struct ulp_connect_args a = {};
+	struct ulp_bg_run *bg = NULL;
 	u32 count = 1;
 	int ret;
 
@@ -561,9 +586,25 @@ static int ulp_cmd_connect(struct ulp_opts *o, bool sidr)
 	if (sidr && !o->size)
 		a.size = 256;
 	a.count = count;
+	if (o->bg) {
+		if (sidr)
+			return -EINVAL;
+		bg = kzalloc(sizeof(*bg), GFP_KERNEL);
+		if (!bg)
+			return -ENOMEM;
+	}
 	ret = ulp_run_begin(&a, o->dev);
-	if (ret)
+	if (ret) {
+		kfree(bg);
 		return ret;
+	}
+	if (bg) {
+		/* the run keeps its arguments; ulp_bg_work() ends it */
+		bg->a = a;
+		INIT_WORK(&bg->work, ulp_bg_work);
+		queue_work(ulp_bg_wq, &bg->work);
+		return 0;
+	}
 	ret = sidr ? ulp_sidr(&a) : ulp_run(&a, &ulp_connect_ops);
 	ulp_run_end();
 	return ret;
@@ -739,8 +780,15 @@ static int __init ulp_init(void)
 	ulp_wq = alloc_workqueue("pdcm_ulp", WQ_MEM_RECLAIM, 0);
 	if (!ulp_wq)
 		return -ENOMEM;
+	/* each background run sleeps in its work item until it is over */
+	ulp_bg_wq = alloc_workqueue("pdcm_ulp_bg", WQ_UNBOUND, 0);
+	if (!ulp_bg_wq) {
+		destroy_workqueue(ulp_wq);
+		return -ENOMEM;
+	}
 	ret = ib_register_client(&ulp_client);
 	if (ret) {
+		destroy_workqueue(ulp_bg_wq);
 		destroy_workqueue(ulp_wq);
 		return ret;
 	}
@@ -758,8 +806,21 @@ static void __exit ulp_exit(void)
 	int i, left = 0;
 
 	debugfs_remove_recursive(ulp_debugfs);
+	/* what the exit finds, for the unload tests (fault_remove.sh) */
+	pr_info("pdcm_ulp: unloading with %d runs, %d conns, %d ids, %d qps live\n",
+		atomic_read(&ulp_live[ULP_OBJ_RUN]),
+		atomic_read(&ulp_live[ULP_OBJ_CONN]),
+		atomic_read(&ulp_live[ULP_OBJ_ID]),
+		atomic_read(&ulp_live[ULP_OBJ_QP]));
 	mutex_lock(&ulp_ctl_mutex);
 	ulp_close_all();
+	mutex_unlock(&ulp_ctl_mutex);
+	/*
+	 * The background runs saw the abort: each tears its connections
+	 * down and records itself, which they must do before the records go.
+	 */
+	destroy_workqueue(ulp_bg_wq);
+	mutex_lock(&ulp_ctl_mutex);
 	ulp_free_listeners();
 	ulp_sidr_free_all();
 	ulp_records_free();

@@ -7,8 +7,8 @@
 # keeps no id, the device comes back and is claimed again, and connecting
 # works after it.  Under the KUnit kernel the guest's console_clean case
 # also says: no KASAN report, no lockdep splat, no WARN (panic_on_warn).
-# Then pdcm itself goes with listens and unanswered REQs still held by
-# the ULP: the ULP unloads first (its exit destroys them), then pdcm.
+# Then the ULP is unloaded with connections moving data and handshakes
+# in flight (its exit destroys them all), and pdcm after it.
 . /pdcm/scenarios/ulp_lib.sh
 
 # pdcmvm.fault_n=N (FAULT_N=N scripts/check.sh ...) sets N
@@ -72,8 +72,32 @@ wait $p4
 check held_run_returned test $? -eq 0
 check close ulp close
 check nothing_live ulp_wait_idle
+
+# unload under load: the ULP goes while N connections move data, REQs
+# wait unanswered and handshakes wait for their REP, all of them runs in
+# the background (bg=1: no ctl write is open, so rmmod may go ahead).
+# Its exit aborts the runs and destroys every id; pdcm must end each
+# connection (DREQ, REJ) without a report, and hold nothing after.
+check listen_data_u ulp listen DU tcp:7206 any
+check listen_hold_u ulp listen HU tcp:7207 any mode=hold
+check listen_delay_u ulp listen SU tcp:7208 any delay=$((T * 1000))
+check bg_data ulp connect $N tcp:7206 "$VM_IP" 1000000 1024 timeout=$T bg=1
+check bg_held ulp connect $HELD tcp:7207 "$VM_IP" timeout=$T bg=1
+check bg_delayed ulp connect $DELAYED tcp:7208 "$VM_IP" timeout=$T bg=1
+check all_established_u wait_for "ulp_is 'listener DU ' established $N" $((T + 120))
+check data_flowing_u wait_for "ulp_ge 'listener DU ' bytes $((N * 1024 * 4))" 60
+check reqs_held_u wait_for "ulp_is 'listener HU ' live $HELD" 60
+check reps_pending_u wait_for "ulp_ge 'listener SU ' reqs $DELAYED" 60
+ids_u=$(($(wc -l </sys/kernel/debug/pdcm/connections) - 1))
+dmesg -C
+t0=$(date +%s)
 check rmmod_pdcm_ulp rmmod pdcm_ulp
-check pdcm_holds_no_id wait_for pdcm_no_ids 5
+kmsg "    # unload of the ULP with $ids_u pdcm ids: $(($(date +%s) - t0)) s"
+# the exit found them all live: 3 runs, both ends of each connection
+check unload_found_them_live sh -c "dmesg | grep -q 'pdcm_ulp: unloading with 3 runs, [0-9]* conns, \([0-9]*\) ids' &&
+	[ \$(dmesg | sed -n 's/.*unloading with 3 runs, \([0-9]*\) conns.*/\1/p') -eq $((2 * (N + HELD + DELAYED))) ]"
+check unload_in_time test $(($(date +%s) - t0)) -lt $((60 + N / 4))
+check pdcm_holds_no_id wait_for pdcm_no_ids 30
+check_not nothing_left_at_unload dmesg_has "left at unload\|runs still going"
 check rmmod_ib_pdcm rmmod ib_pdcm
-check_not nothing_left_at_unload dmesg_has "left at unload"
 suite_end

@@ -110,23 +110,58 @@ sweep_a() {
 
 pf_set() { echo "$2" >"$PF/$1"; }
 
-# one round of (b): what it did, as "c=<failed conns> s=<sidr status>"
+# What an injected allocation failure may do to the connection, as the
+# active side's record says it ("result:rej_reason:err"): nothing (pdcm
+# retried, or the peer did), the connect call failing with -ENOMEM, a
+# REJ with reason 3 (No resources: IBA 12.6.7.2, what pdcm and the ULP
+# send when they cannot take a REQ on) or the handshake timing out.  Any
+# other REJ reason, errno or result is a wrong answer to a failed
+# allocation.  "enomem" is a ctl write (the ULP's call into pdcm) that
+# failed with ENOMEM.
+conn_outcome_ok() {
+	case $1 in
+	ok:0:0 | rej:3:0 | timeout:0:0 | timeout:0:-110 | req_error:0:-12 | enomem) return 0 ;;
+	esac
+	return 1
+}
+
+# ... and to the SIDR query, as its status: success, a reply of status 2
+# (rejected by the service provider), a timeout, or -ENOMEM from the call
+sidr_outcome_ok() {
+	case $1 in
+	0 | 2 | -110 | -12 | enomem) return 0 ;;
+	esac
+	return 1
+}
+
+# errno_word MESSAGE: the shell's message of a failed write, as a word
+errno_word() {
+	case $1 in
+	*"Cannot allocate memory"* | *"Out of memory"*) echo enomem ;;
+	*) echo "errno($(echo "$1" | tr -c 'a-zA-Z0-9\n' _))" ;;
+	esac
+}
+
+# one round of (b): what it did, as "c=<failed conns> s=<sidr status>
+# o=<outcome of the connection>"
 round_b() {
-	_c=x _s=x
+	_c=x _s=x _o=err
 	ulp listen L tcp:7302 any 2>/dev/null
 	ulp sidr_listen udp:7304 2>/dev/null
-	if ulp $CONN timewait=0 2>/dev/null; then
-		_c=$(ulp_get "run $(ulp_last run) " failed)
+	if _e=$(ulp $CONN timewait=0 2>&1); then
+		_n=$(ulp_last run)
+		_c=$(ulp_get "run $_n " failed)
+		_o=$(sed -n "s/^conn $_n 0 .* result=\([a-z_]*\) rej_reason=\([0-9]*\) .* err=\(-*[0-9]*\)\$/\1:\2:\3/p" "$ULP/conns")
 	else
-		_c=err
+		_c=err _o=$(errno_word "$_e")
 	fi
-	if ulp sidr udp:7304 "$VM_IP" timeout=5 2>/dev/null; then
+	if _e=$(ulp sidr udp:7304 "$VM_IP" timeout=5 2>&1); then
 		_s=$(ulp_get "sidr $(ulp_last sidr) " status)
 	else
-		_s=err
+		_s=$(errno_word "$_e")
 	fi
 	ulp close
-	echo "c=$_c s=$_s"
+	echo "c=$_c s=$_s o=$_o"
 }
 
 arm_b() {	# arm_b SPACE
@@ -139,7 +174,7 @@ arm_b() {	# arm_b SPACE
 # sweep_b: pdcm's attribute, the k-th allocation failing, k = 1.. until a
 # round injects nothing
 sweep_b() {
-	_bad=0 _cfail=0 _sfail=0 _hits=0
+	_bad=0 _cfail=0 _sfail=0 _hits=0 _wrong=0 _seen=
 	pf_set verbose 0
 	pf_set interval 1
 	arm_b $BIG
@@ -157,13 +192,20 @@ sweep_b() {
 		after_each "k=$_k ($_r)" || _bad=$((_bad + 1))
 		[ "$_t" = 1 ] && break
 		case $_r in c=0*) ;; *) _cfail=$((_cfail + 1)) ;; esac
-		case $_r in *s=0) ;; *) _sfail=$((_sfail + 1)) ;; esac
+		case $_r in *" s=0 "*) ;; *) _sfail=$((_sfail + 1)) ;; esac
+		_oc=${_r##*o=} _os=${_r#* s=}
+		_os=${_os%% *}
+		case " $_seen " in *" c=$_oc s=$_os "*) ;; *) _seen="$_seen c=$_oc s=$_os" ;; esac
+		if ! conn_outcome_ok "$_oc" || ! sidr_outcome_ok "$_os"; then
+			echo "k=$_k: wrong outcome of an allocation failure: $_r"
+			_wrong=$((_wrong + 1))
+		fi
 		_hits=$((_hits + 1))
 		[ "$_k" -gt $((_pts + 50)) ] && { echo "k=$_k: still injecting past $_pts points"; return 1; }
 		[ "$_k" -ge "$_pts" ] && _k=$((_k + 1)) || _k=$((_k + _stride))
 	done
-	echo "pdcm_fail: $_pts allocations of pdcm's per round, injected at $_hits (stride $_stride); the connection failed after $_cfail, the SIDR query after $_sfail; $_bad left something behind"
-	[ "$_bad" -eq 0 ] && [ "$_pts" -ge 20 ] && [ "$_hits" -gt 0 ]
+	echo "pdcm_fail: $_pts allocations of pdcm's per round, injected at $_hits (stride $_stride); the connection failed after $_cfail, the SIDR query after $_sfail; outcomes:$_seen; $_wrong wrong, $_bad left something behind"
+	[ "$_bad" -eq 0 ] && [ "$_wrong" -eq 0 ] && [ "$_pts" -ge 20 ] && [ "$_hits" -gt 0 ]
 }
 
 net_up
