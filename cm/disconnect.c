@@ -200,9 +200,14 @@ void pdcm_dreq_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
  * @private_data: up to 224 bytes, or NULL
  * @len: its length
  *
+ * As ib_cm, a DREP that cannot be sent still ends the connection: the id
+ * goes to TIMEWAIT and the error is returned.  The peer re-sends its
+ * DREQ, and pdcm answers that one from TIMEWAIT (without private data).
+ *
  * Context: any context that may take a spinlock.
  * Return: 0 (the id is in TIMEWAIT); -EINVAL in the wrong state or for
- * too much private data; the transport's error.
+ * too much private data; -ENOMEM or the transport's error (the id is in
+ * TIMEWAIT).
  */
 int pdcm_send_drep(struct pdcm_id *id, const void *private_data, u8 len)
 {
@@ -214,15 +219,16 @@ int pdcm_send_drep(struct pdcm_id *id, const void *private_data, u8 len)
 	if (pdcm_check_pdata(private_data, len, PDCM_DREP_PDATA_SIZE))
 		return -EINVAL;
 	m = pdcm_fail() ? NULL : kzalloc(sizeof(*m), GFP_ATOMIC);
-	if (!m)
-		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);
 	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_SEND_DREP);
 	if (ret >= 0) {
-		pdcm_drep_msg(conn, m, private_data, len);
-		ret = pdcm_xmit(conn, m, 0, 0);
-	}
-	if (!ret) {
+		if (m) {
+			pdcm_drep_msg(conn, m, private_data, len);
+			ret = pdcm_xmit(conn, m, 0, 0);
+		} else {
+			ret = -ENOMEM;
+		}
+		/* an answer, not a request: TIMEWAIT whether it went or not */
 		pdcm_fsm_step(conn, PDCM_EV_SEND_DREP);
 		pdcm_enter_timewait(conn);
 	}

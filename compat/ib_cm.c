@@ -648,7 +648,8 @@ EXPORT_SYMBOL(ib_send_cm_dreq);
  *
  * Context: any context that may take a spinlock.
  * Return: 0 (the id is in IB_CM_TIMEWAIT); -EINVAL in the wrong state or
- * for bad parameters; another negative errno from the transport.
+ * for bad parameters; another negative errno when the DREP could not be
+ * sent (the id is in IB_CM_TIMEWAIT all the same, as in ib_cm).
  */
 int ib_send_cm_drep(struct ib_cm_id *cm_id, const void *private_data,
 		    u8 private_data_len)

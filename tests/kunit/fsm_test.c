@@ -898,6 +898,44 @@ static void fsm_passive_dreq_drep(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
 }
 
+/*
+ * A DREP that cannot be sent still ends the connection, as in ib_cm: the
+ * id is in TIMEWAIT, and the peer's next DREQ is answered from there.
+ * (Left in DREQ_RCVD, the repeated DREQs were dropped as duplicates and
+ * the peer's disconnect ended in DREQ_ERROR: kunit_faults found it.)
+ */
+static void fsm_passive_drep_send_fails(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+
+	fsm_listen(f);
+	id = fsm_passive_est(f, f->peer_comm, 0x112233);
+	fsm_mk(&m, PDCM_ATTR_DREQ, id, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_DREQ_RCVD);
+	f->send_err = -ENOMEM;
+	KUNIT_EXPECT_EQ(test, pdcm_send_drep(id, NULL, 0), -ENOMEM);
+	f->send_err = 0;
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_TIMEWAIT);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREP), 0U);
+	KUNIT_EXPECT_EQ(test, pdcm_send_drep(id, NULL, 0), -EINVAL);
+
+	/* the peer's DREQ again: now it gets its DREP */
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREP), 1U);
+	KUNIT_EXPECT_TRUE(test, fake_last(f)->reply);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.drep.remote_comm_id,
+			f->peer_comm);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.drep.local_comm_id,
+			be32_to_cpu(id->local_id));
+
+	fsm_timewait_now(id);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
+}
+
 /* A DREQ naming another QPN is dropped. */
 static void fsm_passive_dreq_wrong_qpn(struct kunit *test)
 {
@@ -3413,6 +3451,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_passive_rtu_received),
 	KUNIT_CASE(fsm_passive_comm_est),
 	KUNIT_CASE(fsm_passive_dreq_drep),
+	KUNIT_CASE(fsm_passive_drep_send_fails),
 	KUNIT_CASE(fsm_passive_dreq_wrong_qpn),
 	KUNIT_CASE(fsm_simultaneous_dreq),
 	KUNIT_CASE(fsm_illegal_idle),

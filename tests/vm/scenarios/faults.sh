@@ -110,6 +110,16 @@ sweep_a() {
 
 pf_set() { echo "$2" >"$PF/$1"; }
 
+# pdcmvm.faults_trace=K1-K2: for k in K1..K2, print the stack of (b)'s
+# injected failure (the fault attribute's verbose report) to the console
+TRACE_K=$(cmdline_word faults_trace)
+: "${TRACE_K:=0-0}"
+trace_k() {	# trace_k LINES: the report among the kernel log past LINES
+	dmesg | tail -n +$(($1 + 1)) |
+		sed -n '/FAULT_INJECTION/,/<\/TASK>/p' | grep 'Comm:\|Workqueue:\|pdcm\|ulp_' | grep -v ' ? ' | head -n 12 |
+		while IFS= read -r _t; do echo "k=$_k: $_t"; done
+}
+
 # What an injected allocation failure may do to the connection, as the
 # active side's record says it ("result:rej_reason:err"): nothing (pdcm
 # retried, or the peer did), the connect call failing with -ENOMEM, a
@@ -134,6 +144,25 @@ sidr_outcome_ok() {
 	return 1
 }
 
+# outcome_ok ROUND: ROUND's outcomes are right.  A listen that failed
+# (l=enomem) leaves nobody on the service ID: the REQ must get REJ 8
+# (Invalid Service ID); a SIDR listen that failed, status 1 (Service ID
+# not supported).
+outcome_ok() {
+	set -- $1
+	for _w; do eval "_${_w%%=*}=\${_w#*=}"; done
+	case $_l in
+	ok) conn_outcome_ok "$_o" || return 1 ;;
+	enomem) [ "$_o" = rej:8:0 ] || return 1 ;;
+	*) return 1 ;;
+	esac
+	case $_sl in
+	ok) sidr_outcome_ok "$_s" ;;
+	enomem) [ "$_s" = 1 ] ;;
+	*) return 1 ;;
+	esac
+}
+
 # errno_word MESSAGE: the shell's message of a failed write, as a word
 errno_word() {
 	case $1 in
@@ -145,9 +174,9 @@ errno_word() {
 # one round of (b): what it did, as "c=<failed conns> s=<sidr status>
 # o=<outcome of the connection>"
 round_b() {
-	_c=x _s=x _o=err
-	ulp listen L tcp:7302 any 2>/dev/null
-	ulp sidr_listen udp:7304 2>/dev/null
+	_c=x _s=x _o=err _l=ok _sl=ok
+	_e=$(ulp listen L tcp:7302 any 2>&1) || _l=$(errno_word "$_e")
+	_e=$(ulp sidr_listen udp:7304 2>&1) || _sl=$(errno_word "$_e")
 	if _e=$(ulp $CONN timewait=0 2>&1); then
 		_n=$(ulp_last run)
 		_c=$(ulp_get "run $_n " failed)
@@ -161,7 +190,7 @@ round_b() {
 		_s=$(errno_word "$_e")
 	fi
 	ulp close
-	echo "c=$_c s=$_s o=$_o"
+	echo "c=$_c l=$_l sl=$_sl s=$_s o=$_o"
 }
 
 arm_b() {	# arm_b SPACE
@@ -185,18 +214,21 @@ sweep_b() {
 	_stride=$(stride_for "$_pts" "$B_BUDGET")
 	_k=1
 	while :; do
+		_tr=
+		[ "$_k" -ge "${TRACE_K%-*}" ] && [ "$_k" -le "${TRACE_K#*-}" ] && _tr=1
+		[ -n "$_tr" ] && { pf_set verbose 2; _l0=$(dmesg | wc -l); }
 		arm_b "$_k"
 		_r=$(round_b)
 		pf_set probability 0
+		[ -n "$_tr" ] && { pf_set verbose 0; trace_k "$_l0"; }
 		_t=$(cat $PF/times)
 		after_each "k=$_k ($_r)" || _bad=$((_bad + 1))
 		[ "$_t" = 1 ] && break
 		case $_r in c=0*) ;; *) _cfail=$((_cfail + 1)) ;; esac
 		case $_r in *" s=0 "*) ;; *) _sfail=$((_sfail + 1)) ;; esac
-		_oc=${_r##*o=} _os=${_r#* s=}
-		_os=${_os%% *}
-		case " $_seen " in *" c=$_oc s=$_os "*) ;; *) _seen="$_seen c=$_oc s=$_os" ;; esac
-		if ! conn_outcome_ok "$_oc" || ! sidr_outcome_ok "$_os"; then
+		_oc=${_r#* l=}
+		case " $_seen " in *" [$_oc] "*) ;; *) _seen="$_seen [$_oc]" ;; esac
+		if ! outcome_ok "$_r"; then
 			echo "k=$_k: wrong outcome of an allocation failure: $_r"
 			_wrong=$((_wrong + 1))
 		fi
