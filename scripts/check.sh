@@ -159,10 +159,12 @@ vm_only() {
 
 # The guest pool.  Every guest of a run is queued while the builds run,
 # and once they are done all of them are started as POOL_SLOTS allow
-# (default: one more than the host's cores; a two-guest pair takes two):
+# (default: twice the host's cores and one; a two-guest pair takes two):
 # guests spend much of their time waiting on protocol timers, so one core
-# each would leave the host idle.  Results are counted in the order queued.
-POOL_SLOTS=${POOL_SLOTS:-$((JOBS + 1))}
+# each would leave the host idle.  On 2 cores 5 slots took a warm check
+# from 1,019 s (3 slots) to 609 s, every case passing.  Results are
+# counted in the order queued.
+POOL_SLOTS=${POOL_SLOTS:-$((2 * JOBS + 1))}
 POOL_USED=0
 declare -A POOL_COST=()
 JOBQ=()
