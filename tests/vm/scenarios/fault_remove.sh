@@ -82,8 +82,12 @@ check listen_data_u ulp listen DU tcp:7206 any
 check listen_hold_u ulp listen HU tcp:7207 any mode=hold
 check listen_delay_u ulp listen SU tcp:7208 any delay=$((T * 1000))
 check bg_data ulp connect $N tcp:7206 "$VM_IP" 1000000 1024 timeout=$T bg=1
-check bg_held ulp connect $HELD tcp:7207 "$VM_IP" timeout=$T bg=1
-check bg_delayed ulp connect $DELAYED tcp:7208 "$VM_IP" timeout=$T bg=1
+# unanswered, a REQ times out after 4 x 4.3 s (the default CM response
+# timeout and 3 retries): these retry for 16 x 67 s, so that they are
+# still in flight when the data connections are all up (1,000 take
+# minutes)
+check bg_held ulp connect $HELD tcp:7207 "$VM_IP" timeout=$T cm_timeout=24 retries=15 bg=1
+check bg_delayed ulp connect $DELAYED tcp:7208 "$VM_IP" timeout=$T cm_timeout=24 retries=15 bg=1
 check all_established_u wait_for "ulp_is 'listener DU ' established $N" $((T + 120))
 check data_flowing_u wait_for "ulp_ge 'listener DU ' bytes $((N * 1024 * 4))" 60
 check reqs_held_u wait_for "ulp_is 'listener HU ' live $HELD" 60
