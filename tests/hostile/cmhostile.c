@@ -440,6 +440,7 @@ static void build_valid(uint8_t *mad, int attr, const struct conn *c,
 /* ---- the port ---- */
 
 static unsigned long refused;		/* fuzz: MADs ib_umad would not send */
+static unsigned long timeouts;	/* sends that waited for the peer's MAC */
 static int fuzzing;
 
 static void send_mad(const uint8_t *mad, int len)
@@ -473,6 +474,17 @@ static void send_mad(const uint8_t *mad, int len)
 		if (errno == EINVAL && fuzzing && tries == 20) {
 			refused++;
 			return;
+		}
+		/*
+		 * ETIMEDOUT: ib_umad could not make the address handle,
+		 * the peer's MAC not resolved in time (its ARP answer is
+		 * late when a KASAN guest is swamped by the flood): wait
+		 * for it, up to 30 s.
+		 */
+		if (errno == ETIMEDOUT && tries < 300) {
+			timeouts++;
+			usleep(100000);
+			continue;
 		}
 		if (errno != EINVAL || tries == 1000)
 			die("umad_send: %s\n", strerror(errno));
@@ -1059,8 +1071,9 @@ static void cmd_fuzz(char **argv)
 	}
 	fuzzing = 0;
 	drain(2000);
-	printf("fuzz n=%d live=%d refused=%lu secs=%.1f rate=%.0f\n", n, live,
-	       refused, (now_ms() - t0) / 1e3, n * 1e3 / (now_ms() - t0));
+	printf("fuzz n=%d live=%d refused=%lu ah_waits=%lu secs=%.1f rate=%.0f\n",
+	       n, live, refused, timeouts, (now_ms() - t0) / 1e3,
+	       n * 1e3 / (now_ms() - t0));
 }
 
 static void cmd_stats(void)
