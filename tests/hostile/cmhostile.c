@@ -440,14 +440,14 @@ static void build_valid(uint8_t *mad, int attr, const struct conn *c,
 /* ---- the port ---- */
 
 static unsigned long refused;		/* fuzz: MADs ib_umad would not send */
-static unsigned long timeouts;	/* sends that waited for the peer's MAC */
+static unsigned long ah_waits;	/* sends that waited for the peer's MAC */
 static int fuzzing;
 
 static void send_mad(const uint8_t *mad, int len)
 {
 	static void *umad;
 	struct ib_user_mad *u;
-	int attr = get_bits(mad, 128, 16), tries;
+	int attr = get_bits(mad, 128, 16), tries, waits = 0;
 
 	if (!umad)
 		umad = umad_alloc(1, umad_size() + MAD_SIZE);
@@ -481,8 +481,10 @@ static void send_mad(const uint8_t *mad, int len)
 		 * late when a KASAN guest is swamped by the flood): wait
 		 * for it, up to 30 s.
 		 */
-		if (errno == ETIMEDOUT && tries < 300) {
-			timeouts++;
+		if (errno == ETIMEDOUT && waits < 300) {
+			waits++;
+			ah_waits++;
+			tries--;	/* not one of the EINVAL tries */
 			usleep(100000);
 			continue;
 		}
@@ -1072,7 +1074,7 @@ static void cmd_fuzz(char **argv)
 	fuzzing = 0;
 	drain(2000);
 	printf("fuzz n=%d live=%d refused=%lu ah_waits=%lu secs=%.1f rate=%.0f\n",
-	       n, live, refused, timeouts, (now_ms() - t0) / 1e3,
+	       n, live, refused, ah_waits, (now_ms() - t0) / 1e3,
 	       n * 1e3 / (now_ms() - t0));
 }
 
