@@ -17,8 +17,9 @@ import sys
 LINE = re.compile(r"bench_conn: (.*)$")
 STEPS = ["create_id", "resolve_addr", "resolve_route", "create_qp",
          "connect", "disconnect", "destroy"]
-COUNTS = ["req_retries", "rep_retries", "dreq_retries", "req_dups",
-          "rep_dups", "mra", "rej", "errors"]
+COUNTS = ["req_sent", "req_rcvd", "req_lost", "cm_drops", "req_retries",
+          "rep_retries", "dreq_retries", "req_dups", "rep_dups", "mra",
+          "rej", "errors"]
 CMS = ["stock", "pdcm", "native", "pdcm1024"]
 NAMES = {"stock": "ib_cm", "pdcm": "pdcm", "native": "native",
          "pdcm1024": "pdcm, listen_backlog=0"}
@@ -36,7 +37,7 @@ def kv_fields(text):
     return d
 
 
-def parse(paths):
+def parse(paths, loopback):
     runs, mems, srv = [], [], []
     for line in lines(paths):
         m = LINE.search(line)
@@ -52,6 +53,11 @@ def parse(paths):
         else:
             if d.get("connect"):
                 d["cps"] = d["n"] * 1000.0 / d["connect"]
+            if loopback and num(d.get("req_sent")) and \
+                    num(d.get("req_rcvd")):
+                # both ends count on one port in one guest: what the
+                # CM sent and never received was lost below it
+                d["req_lost"] = d["req_sent"] - d["req_rcvd"]
             runs.append(d)
     return runs, mems, srv
 
@@ -169,7 +175,7 @@ def main():
     titles = ["one guest, rxe loopback (both ends on one CM)",
               "two guests (server 10.0.0.1, client 10.0.0.2, both on the CM)"]
     for i, path in enumerate(sys.argv[1:]):
-        runs, mems, srv = parse(path)
+        runs, mems, srv = parse(path, ":" not in path)
         if not runs:
             print("== %s: no measurements in %s" % (titles[min(i, 1)], path))
             continue

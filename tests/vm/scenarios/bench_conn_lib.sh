@@ -88,9 +88,16 @@ bc_down() {
 	done
 }
 
-# bc_counters: this port's retransmission, duplicate and MRA counters
+# bc_counters: this port's retransmission, duplicate and MRA counters;
+# the REQs sent (first sends and retries) and received, whose difference
+# in one guest is what was lost below the CM (rxe, the GSI QP's receive
+# queue); and what pdcm itself dropped (its work budget, a full backlog;
+# the stock ib_cm has neither file, so 0)
 bc_counters() {
-	echo "req_retries=$(cm_count cm_tx_retries/req)" \
+	echo "req_sent=$(cm_count cm_tx_msgs/req)" \
+	     "req_rcvd=$(cm_count cm_rx_msgs/req)" \
+	     "cm_drops=$(($(cm_count pdcm/rx_dropped) + $(cm_count pdcm/backlog_dropped)))" \
+	     "req_retries=$(cm_count cm_tx_retries/req)" \
 	     "rep_retries=$(cm_count cm_tx_retries/rep)" \
 	     "dreq_retries=$(cm_count cm_tx_retries/dreq)" \
 	     "req_dups=$(cm_count cm_rx_duplicates/req)" \
