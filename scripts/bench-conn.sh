@@ -14,6 +14,8 @@
 #   BENCH_CMS="stock pdcm native"   the stacks (pdcm1024: the drop-in with
 #                                   ib_pdcm's default listen backlog)
 #   BENCH_PAIR=1                    also the two-guest run (default 0)
+#   BENCH_ONE=0                     without the one-guest run (with
+#                                   BENCH_PAIR=1: the two guests only)
 #   BENCH_PAIR_N="1000 5000"        its connection counts
 #   BENCH_PROFILE=1                 instead: perf's profile of one cmtime
 #                                   run of the first N on each CM
@@ -34,6 +36,7 @@ BENCH_CMS=${BENCH_CMS:-stock pdcm native}
 BENCH_PAIR=${BENCH_PAIR:-0}
 BENCH_PAIR_N=${BENCH_PAIR_N:-1000 5000}
 BENCH_PAIR_ROUNDS=${BENCH_PAIR_ROUNDS:-$BENCH_ROUNDS}
+BENCH_ONE=${BENCH_ONE:-1}
 
 scripts/deps.sh
 stock=$(scripts/stock-kernel.sh)
@@ -74,15 +77,18 @@ words() {	# words NS ROUNDS MEM
 
 # rxe's QPs for 10,000 connections on each end, and cmtime's, need memory
 mem=${BENCH_VM_MEM:-3072}
-logs=(build/logs/bench-conn.log)
-log "one guest: N = $BENCH_N, $BENCH_ROUNDS rounds (qemu TCG, 1 vCPU, ${mem} MB)"
-t0=$SECONDS
-VM_MEM=$mem vm_run build/logs/bench-conn.log "$stock/vmlinux" build/bench-conn.cpio.gz 7200 \
-	"pdcmvm.scenario=bench_conn $(words "$BENCH_N" "$BENCH_ROUNDS" "$BENCH_MEM")" || true
-log "one guest: $((SECONDS - t0)) s"
-python3 tests/vm/ktap.py build/logs/bench-conn.log bench_conn bench_conn \
-	>build/logs/bench-conn.ktap || { grep -v '^PASS' build/logs/bench-conn.ktap; \
-	log "the one-guest run failed (build/logs/bench-conn.log); its numbers follow"; }
+logs=()
+if [ "$BENCH_ONE" = 1 ]; then
+	log "one guest: N = $BENCH_N, $BENCH_ROUNDS rounds (qemu TCG, 1 vCPU, ${mem} MB)"
+	t0=$SECONDS
+	VM_MEM=$mem vm_run build/logs/bench-conn.log "$stock/vmlinux" build/bench-conn.cpio.gz 7200 \
+		"pdcmvm.scenario=bench_conn $(words "$BENCH_N" "$BENCH_ROUNDS" "$BENCH_MEM")" || true
+	log "one guest: $((SECONDS - t0)) s"
+	python3 tests/vm/ktap.py build/logs/bench-conn.log bench_conn bench_conn \
+		>build/logs/bench-conn.ktap || { grep -v '^PASS' build/logs/bench-conn.ktap; \
+		log "the one-guest run failed (build/logs/bench-conn.log); its numbers follow"; }
+	logs+=(build/logs/bench-conn.log)
+fi
 
 if [ "$BENCH_PAIR" = 1 ]; then
 	log "two guests: N = $BENCH_PAIR_N, $BENCH_PAIR_ROUNDS rounds"

@@ -174,12 +174,13 @@ def table(title, runs, mems, srv):
 def main():
     titles = ["one guest, rxe loopback (both ends on one CM)",
               "two guests (server 10.0.0.1, client 10.0.0.2, both on the CM)"]
-    for i, path in enumerate(sys.argv[1:]):
-        runs, mems, srv = parse(path, ":" not in path)
+    for path in sys.argv[1:]:
+        pair = ":" in path      # CLIENT.log:SERVER.log
+        runs, mems, srv = parse(path, not pair)
         if not runs:
-            print("== %s: no measurements in %s" % (titles[min(i, 1)], path))
+            print("== %s: no measurements in %s" % (titles[pair], path))
             continue
-        table(titles[min(i, 1)], runs, mems, srv)
+        table(titles[pair], runs, mems, srv)
 
 
 if __name__ == "__main__":
