@@ -119,9 +119,11 @@ bc_delta() {
 	}'
 }
 
-# cmtime's step table as key=total_ms: create_id=... connect=...
+# cmtime's step table as key=total_ms: create_id=... connect=... (not
+# its "event: ..." error lines: thousands of them would make the line
+# longer than /dev/kmsg takes, and the run would go unreported)
 bc_steps() {
-	awk -F: '/^[a-z][a-z ]* *: / {
+	awk -F: '/^[a-z][a-z ]* *: *[0-9]/ {
 		n = $1; sub(/ +$/, "", n); gsub(/ /, "_", n)
 		split($2, v, " ")
 		printf "%s=%s ", n, v[1]
