@@ -57,15 +57,18 @@ struct pdcm_remote_key {
 	u64 k[3];
 };
 
-/* Received MADs queued in the whole CM, at most; past this they are dropped. */
-#define PDCM_MAX_PENDING_WORK	4096
 /*
- * Of them, new REQs and SIDR_REQs, at most: each makes a conn and runs a
+ * Received MADs queued in the whole CM, at most, past which they are
+ * dropped: pdcm_max_pending_reqs (module parameter max_pending_reqs) new
+ * REQs and SIDR_REQs, and PDCM_PENDING_ANSWERS more for everything else.
+ * New REQs have a budget of their own because each makes a conn and runs a
  * ULP handler (slow: QP setup), so a REQ storm must not take the items the
  * answers to existing conns need (REP, RTU, DREQ ...).  Dropped REQs are
- * retried by their senders.
+ * retried by their senders.  An item is a 512-byte object.
  */
-#define PDCM_MAX_PENDING_REQS	3072
+#define PDCM_PENDING_ANSWERS		1024
+#define PDCM_MAX_PENDING_REQS_DEFAULT	16384
+extern unsigned int pdcm_max_pending_reqs;
 /* Received MADs queued on one conn, at most; past this they are dropped. */
 #define PDCM_CONN_MAX_PENDING	16
 
@@ -152,6 +155,12 @@ struct pdcm_rx {
  * @mra_timeout: what our MRA asks for; its PDCM_MRA_FLAG_DELAY bit says
  *	"not sent yet"
  * @mra_msg: which message we MRAed (PDCM_MSG_RESPONSE_*)
+ * @mra_work: sends a delayed MRA of the peer's REQ before the peer's wait
+ *	for an answer runs out (pdcm_mra_early_pct), if no copy of the REQ
+ *	made it go out first
+ * @req_jiffies: passive side: when the peer's REQ arrived
+ * @peer_wait_ms: passive side: how long the peer waits for an answer to
+ *	its REQ (its remote CM response timeout, capped)
  * @remote_id_node: in the remote-ID table, keyed (remote comm ID, GUID), or
  *	for SIDR in the SIDR table, keyed (request ID, sender's GID)
  * @remote_id_key: its key (remote.c)
@@ -204,6 +213,9 @@ struct pdcm_conn {
 	u8 max_cm_retries;
 	u8 mra_timeout;
 	u8 mra_msg;
+	struct delayed_work mra_work;
+	unsigned long req_jiffies;
+	unsigned int peer_wait_ms;
 
 	struct rb_node remote_id_node;
 	struct pdcm_remote_key remote_id_key;
@@ -326,6 +338,10 @@ extern atomic_t pdcm_pending_reqs;
 bool pdcm_conn_post(struct pdcm_conn *conn, struct pdcm_ev *ev);
 void pdcm_conn_ev_work(struct work_struct *work);
 void pdcm_timewait_fire(struct work_struct *work);
+
+/* handshake.c */
+extern unsigned int pdcm_mra_early_pct;
+void pdcm_mra_fire(struct work_struct *work);
 
 /* conn.c */
 int pdcm_xmit(struct pdcm_conn *conn, struct pdcm_msg *msg,

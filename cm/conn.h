@@ -33,6 +33,7 @@ enum pdcm_work_kind {
  * @conn: the owner (the listening conn for a REQ), with a reference
  * @listen: the listen that matched a REQ or SIDR_REQ, with a reference
  * @rx: where it came from
+ * @rx_jiffies: when it came (a REQ's peer counts its timeout from then)
  * @msg: the decoded message
  */
 struct pdcm_work {
@@ -43,6 +44,7 @@ struct pdcm_work {
 	struct pdcm_conn *conn;
 	struct pdcm_listen *listen;
 	struct pdcm_rx rx;
+	unsigned long rx_jiffies;
 	struct pdcm_msg msg;
 };
 

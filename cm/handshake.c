@@ -4,6 +4,8 @@
  * both directions, and pdcm_notify() for a passive side whose QP saw data
  * before the RTU.
  */
+#include <kunit/visibility.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>
 
@@ -26,6 +28,38 @@
  */
 #define PDCM_PEER_CM_TIMEOUT_MAX	24
 #define PDCM_PEER_ACK_TIMEOUT_MAX	20
+
+/*
+ * A delayed MRA of a REQ (PDCM_MRA_FLAG_DELAY, as rdma_cm asks for every
+ * REQ its user has not yet accepted) goes out on its own once this share
+ * of the peer's wait for an answer has passed: the peer then waits for the
+ * MRA's service timeout instead of sending its REQ again.  0: only when a
+ * copy of the REQ arrives, as ib_cm does (Documentation/interop.rst).
+ */
+unsigned int pdcm_mra_early_pct = 75;
+EXPORT_SYMBOL_IF_KUNIT(pdcm_mra_early_pct);
+
+static int pdcm_set_mra_early_pct(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v > 99) {
+		pr_err("early_mra_pct=%s refused: must be an integer 0..99\n", val);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	return 0;
+}
+
+static const struct kernel_param_ops pdcm_mra_early_pct_ops = {
+	.set = pdcm_set_mra_early_pct,
+	.get = param_get_uint,
+};
+
+module_param_cb(early_mra_pct, &pdcm_mra_early_pct_ops, &pdcm_mra_early_pct, 0644);
+__MODULE_PARM_TYPE(early_mra_pct, "uint");
+MODULE_PARM_DESC(early_mra_pct,
+		 "A delayed MRA of a REQ goes out when this percentage of the peer's CM response timeout has passed, 0..99 (default 75; 0: only on a duplicate REQ, as ib_cm)");
 
 int pdcm_check_pdata(const void *pdata, u8 len, unsigned int max)
 {
@@ -154,6 +188,10 @@ static void pdcm_req_to_conn(struct pdcm_conn *conn, const struct pdcm_req *req)
 	conn->local_ack_timeout = min_t(u8, req->primary_path.local_ack_timeout,
 					PDCM_PEER_ACK_TIMEOUT_MAX);
 	conn->max_cm_retries = req->max_cm_retries;
+	/* ... and waits for our answer for its remote CM response timeout */
+	conn->peer_wait_ms =
+		pdcm_timeout_ms(min_t(u8, req->remote_cm_response_timeout,
+				      PDCM_PEER_CM_TIMEOUT_MAX));
 	/* The active side answers within its local CM response timeout. */
 	conn->cm_timeout_ms =
 		pdcm_timeout_ms(min_t(u8, req->local_cm_response_timeout,
@@ -331,6 +369,7 @@ void pdcm_req_work(struct pdcm_work *w)
 	pdcm_conn_set_port(conn, w->rx.port);
 	conn->tid = w->msg.hdr.tid;
 	pdcm_req_to_conn(conn, req);
+	conn->req_jiffies = w->rx_jiffies;
 	if (pdcm_conn_hash(conn) || w->rx.port->ops->peer_av(conn, &w->rx)) {
 		pdcm_req_drop_conn(conn);
 		goto retire;
@@ -370,12 +409,35 @@ retire:
 
 /* ---- MRA ------------------------------------------------------------ */
 
+/*
+ * Arm the early MRA of a delayed one: at pdcm_mra_early_pct of the peer's
+ * wait, counted from the REQ's arrival (at once if that has passed).
+ */
+static void pdcm_mra_arm(struct pdcm_conn *conn)
+	__must_hold(&conn->lock)
+{
+	unsigned int pct = READ_ONCE(pdcm_mra_early_pct);
+	unsigned long due, now = jiffies;
+
+	lockdep_assert_held(&conn->lock);
+	if (!pct)
+		return;
+	due = conn->req_jiffies +
+	      msecs_to_jiffies(conn->peer_wait_ms * pct / 100);
+	pdcm_conn_get(conn);
+	if (!mod_delayed_work(pdcm_wq, &conn->mra_work,
+			      time_after(due, now) ? due - now : 0))
+		return;
+	pdcm_conn_put(conn);	/* was already pending: keep one reference */
+}
+
 /**
  * pdcm_send_mra() - ask the peer for more time
  * @id: an id in REQ_RCVD, REP_RCVD (or already MRAed)
  * @service_timeout: the time asked for (5 bits), optionally ORed with
  *	PDCM_MRA_FLAG_DELAY: then the MRA goes on the wire only when a
- *	duplicate of the peer's message arrives (rdma_cm's behaviour)
+ *	duplicate of the peer's message arrives (rdma_cm's use) or, for a
+ *	REQ, once early_mra_pct of the peer's CM response timeout has passed
  * @private_data: up to 222 bytes, or NULL
  * @len: its length
  *
@@ -408,12 +470,42 @@ int pdcm_send_mra(struct pdcm_id *id, u8 service_timeout,
 	if (ret >= 0) {
 		pdcm_fsm_step(conn, PDCM_EV_SEND_MRA);
 		conn->mra_timeout = service_timeout;
+		if (delay && conn->id.state == PDCM_MRA_REQ_SENT)
+			pdcm_mra_arm(conn);
 	}
 	spin_unlock_irqrestore(&conn->lock, flags);
 	kfree(m);
 	return ret < 0 ? ret : 0;
 }
 EXPORT_SYMBOL_NS_GPL(pdcm_send_mra, PDCM);
+
+/**
+ * pdcm_mra_fire() - the peer's wait for an answer to its REQ runs out
+ * @work: the conn's mra_work
+ *
+ * Sends the delayed MRA unless a copy of the REQ made it go out already or
+ * the conn has left MRA_REQ_SENT (answered, rejected, destroyed); the
+ * timer's reference goes.
+ *
+ * Context: pdcm_wq.
+ */
+void pdcm_mra_fire(struct work_struct *work)
+{
+	struct pdcm_conn *conn = container_of(to_delayed_work(work),
+					      struct pdcm_conn, mra_work);
+	struct pdcm_msg m;
+
+	spin_lock_irq(&conn->lock);
+	if (conn->id.state == PDCM_MRA_REQ_SENT && !conn->destroyed &&
+	    (conn->mra_timeout & PDCM_MRA_FLAG_DELAY)) {
+		pdcm_mra_msg(conn, &m, PDCM_MSG_RESPONSE_REQ, conn->mra_timeout,
+			     NULL, 0);
+		if (!pdcm_xmit(conn, &m, 0, 0))
+			conn->mra_timeout &= ~PDCM_MRA_FLAG_DELAY;
+	}
+	spin_unlock_irq(&conn->lock);
+	pdcm_conn_put(conn);	/* the timer's */
+}
 
 void pdcm_mra_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 {

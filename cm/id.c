@@ -133,6 +133,7 @@ struct pdcm_conn *pdcm_conn_alloc(struct ib_device *device,
 	INIT_LIST_HEAD(&conn->est_ev.node);
 	conn->est_ev.kind = PDCM_EV_KIND_USER_EST;
 	INIT_DELAYED_WORK(&conn->timewait_work, pdcm_timewait_fire);
+	INIT_DELAYED_WORK(&conn->mra_work, pdcm_mra_fire);
 	RB_CLEAR_NODE(&conn->remote_id_node);
 	RB_CLEAR_NODE(&conn->remote_qp_node);
 	conn->created = jiffies;
@@ -294,6 +295,8 @@ void pdcm_conn_destroy(struct pdcm_conn *conn, bool wait)
 	pdcm_remote_unlink(conn);
 	if (cancel_delayed_work(&conn->timewait_work))
 		pdcm_conn_put(conn);	/* the timer's reference */
+	if (cancel_delayed_work(&conn->mra_work))
+		pdcm_conn_put(conn);	/* the early MRA's */
 	if (!wait) {
 		WRITE_ONCE(conn->no_waiter, true);
 		pdcm_conn_put(conn);

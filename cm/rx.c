@@ -37,6 +37,34 @@ EXPORT_SYMBOL_IF_KUNIT(pdcm_pending_work);
 VISIBLE_IF_KUNIT atomic_t pdcm_pending_reqs = ATOMIC_INIT(0);
 EXPORT_SYMBOL_IF_KUNIT(pdcm_pending_reqs);
 
+unsigned int pdcm_max_pending_reqs = PDCM_MAX_PENDING_REQS_DEFAULT;
+EXPORT_SYMBOL_IF_KUNIT(pdcm_max_pending_reqs);
+
+static int pdcm_set_max_pending_reqs(const char *val,
+				     const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v < 64 || v > 1048576) {
+		pr_err("max_pending_reqs=%s refused: must be an integer 64..1048576\n",
+		       val);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	return 0;
+}
+
+static const struct kernel_param_ops pdcm_max_pending_reqs_ops = {
+	.set = pdcm_set_max_pending_reqs,
+	.get = param_get_uint,
+};
+
+module_param_cb(max_pending_reqs, &pdcm_max_pending_reqs_ops,
+		&pdcm_max_pending_reqs, 0644);
+__MODULE_PARM_TYPE(max_pending_reqs, "uint");
+MODULE_PARM_DESC(max_pending_reqs,
+		 "New REQs and SIDR_REQs received and not yet handled, at most (past it they are dropped for their senders to retry), 64..1048576 (default 16384)");
+
 static bool pdcm_work_is_new_req(enum pdcm_work_kind kind)
 {
 	return kind == PDCM_WORK_REQ || kind == PDCM_WORK_SIDR_REQ;
@@ -49,12 +77,14 @@ static void pdcm_work_fn(struct work_struct *work);
 struct pdcm_work *pdcm_work_alloc(struct pdcm_port *port,
 				  enum pdcm_work_kind kind)
 {
+	unsigned int max_reqs = READ_ONCE(pdcm_max_pending_reqs);
 	bool req = pdcm_work_is_new_req(kind);
 	struct pdcm_work *w;
 
-	if (req && atomic_inc_return(&pdcm_pending_reqs) > PDCM_MAX_PENDING_REQS)
+	if (req && atomic_inc_return(&pdcm_pending_reqs) > max_reqs)
 		goto full;
-	if (atomic_inc_return(&pdcm_pending_work) > PDCM_MAX_PENDING_WORK) {
+	if (atomic_inc_return(&pdcm_pending_work) >
+	    max_reqs + PDCM_PENDING_ANSWERS) {
 		atomic_dec(&pdcm_pending_work);
 		goto full;
 	}
@@ -66,6 +96,7 @@ struct pdcm_work *pdcm_work_alloc(struct pdcm_port *port,
 		return NULL;
 	}
 	INIT_WORK(&w->work, pdcm_work_fn);
+	w->rx_jiffies = jiffies;
 	INIT_LIST_HEAD(&w->ev.node);
 	w->kind = kind;
 	w->ev.kind = kind == PDCM_WORK_DUP_REQ ? PDCM_EV_KIND_DUP_REQ :

@@ -20,9 +20,11 @@ STEPS = ["create_id", "resolve_addr", "resolve_route", "create_qp",
 COUNTS = ["req_sent", "req_rcvd", "req_lost", "cm_drops", "req_retries",
           "rep_retries", "dreq_retries", "req_dups", "rep_dups", "mra",
           "rej", "errors"]
-CMS = ["stock", "pdcm", "native", "pdcm1024"]
+CMS = ["stock", "pdcm", "native", "pdcm1024", "pdcm0", "pdcm3k"]
 NAMES = {"stock": "ib_cm", "pdcm": "pdcm", "native": "native",
-         "pdcm1024": "pdcm, listen_backlog=0"}
+         "pdcm1024": "pdcm, listen_backlog=0",
+         "pdcm0": "pdcm, early_mra_pct=0",
+         "pdcm3k": "pdcm, max_pending_reqs=3072"}
 
 
 def kv_fields(text):
@@ -114,9 +116,10 @@ def table(title, runs, mems, srv):
     rounds = sorted({int(r["round"]) for r in runs})
     print("== %s: %d round(s); median [min..max] over the rounds" %
           (title, len(rounds)))
-    w = [22, 24, 24, 20, 22, 22]
+    w = [22, 24, 24, 20, 22, 22, 22, 22]
     hdr = ["", "ib_cm", "pdcm (drop-in)", "pdcm/ib_cm", "pdcm native (ULP)",
-           "drop-in, backlog 1024"]
+           "drop-in, backlog 1024", "drop-in, late MRA",
+           "drop-in, 3072 REQs"]
     for n in ns:
         print()
         print("".join(("N=%d" % n if i == 0 else h).ljust(w[i])
@@ -135,7 +138,9 @@ def table(title, runs, mems, srv):
                    cell(col["pdcm"].values()),
                    ratio(col["pdcm"], col["stock"]),
                    cell(col["native"].values()),
-                   cell(col["pdcm1024"].values())]
+                   cell(col["pdcm1024"].values()),
+                   cell(col["pdcm0"].values()),
+                   cell(col["pdcm3k"].values())]
             print("".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip())
     if mems:
         print()

@@ -317,12 +317,26 @@ static void fsm_timewait_now(struct pdcm_id *id)
 	fake_settle();
 }
 
+/*
+ * How much earlier than its milliseconds a jiffies timer may end, in
+ * microseconds: it counts from the last tick before it was armed, up to
+ * one tick back, and in an emulated guest that tick itself may have come
+ * late (a run under TCG saw 1,019.x ms for 1,024).  Two ticks: 8 ms at
+ * HZ=250, far less than the gap to any wrong delay (a TIMEWAIT of ms(17)
+ * would be 512 ms).
+ */
+#define FSM_EARLY_US	(2 * (s64)jiffies_to_usecs(1))
+
 /* ---- init / exit ------------------------------------------------------ */
+
+/* ib_pdcm's early_mra_pct, which some cases change, as it was */
+static unsigned int fsm_saved_mra_pct;
 
 static int fsm_init(struct kunit *test)
 {
 	int ret;
 
+	fsm_saved_mra_pct = pdcm_mra_early_pct;
 	memset(&fsm_rec, 0, sizeof(fsm_rec));
 	ret = fake_init(test);
 	if (!ret)
@@ -342,6 +356,7 @@ static void fsm_exit(struct kunit *test)
 			pdcm_destroy_id(fsm_rec.own[i].id);
 		}
 	fake_exit(test);
+	pdcm_mra_early_pct = fsm_saved_mra_pct;
 }
 
 /* ---- the transition table ------------------------------------------- */
@@ -1406,6 +1421,121 @@ static void fsm_send_mra_delayed(struct kunit *test)
 	/* REP from MRA_REQ_SENT, as rdma_cm does after a delayed MRA */
 	KUNIT_EXPECT_EQ(test, pdcm_send_rep(id, &fsm_rep), 0);
 	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_MRA), 1U);
+}
+
+/*
+ * A REQ whose peer waits ms(18) = 1,024 ms for an answer, and a delayed
+ * MRA of it with early_mra_pct at @pct: the id, and in @t0 the time just
+ * before the REQ arrived.
+ */
+static struct pdcm_id *fsm_mra_early_req(struct fake *f, unsigned int pct,
+					 ktime_t *t0)
+{
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+
+	pdcm_mra_early_pct = pct;
+	fsm_listen(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.remote_cm_response_timeout = 18;
+	*t0 = ktime_get();
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(f->test, fsm_rec.nev, 1U);
+	id = fsm_last_ev()->id;
+	KUNIT_ASSERT_EQ(f->test, pdcm_send_mra(id, PDCM_MRA_FLAG_DELAY | 24,
+					       NULL, 0), 0);
+	KUNIT_EXPECT_EQ(f->test, f->nsent, 0U);
+	return id;
+}
+
+/* Microseconds from @t0 until @f has sent @n MRAs, polled up to @max_ms. */
+static s64 fsm_mra_sent_us(struct fake *f, unsigned int n, ktime_t t0,
+			   unsigned int max_ms)
+{
+	unsigned long flags;
+	unsigned int waited, got;
+
+	for (waited = 0; waited <= max_ms; waited += 20) {
+		/* (the MRA is recorded from pdcm_wq meanwhile) */
+		spin_lock_irqsave(&f->lock, flags);
+		got = fake_count(f, PDCM_ATTR_MRA);
+		spin_unlock_irqrestore(&f->lock, flags);
+		if (got >= n)
+			return ktime_us_delta(ktime_get(), t0);
+		msleep(20);
+	}
+	return -1;
+}
+
+/*
+ * The delayed MRA goes out on its own at early_mra_pct of the peer's wait
+ * (50 % of 1,024 ms here), before the peer would send its REQ again; a
+ * copy of the REQ that still comes gets it again, as on a duplicate.
+ */
+static void fsm_send_mra_early(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	unsigned int wait_ms = pdcm_timeout_ms(18);
+	struct fake_sent *s;
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+	ktime_t t0;
+	s64 took;
+
+	id = fsm_mra_early_req(f, 50, &t0);
+	took = fsm_mra_sent_us(f, 1, t0, 2 * wait_ms);
+	kunit_info(test, "early MRA after %lld us of the peer's %u ms\n",
+		   took, wait_ms);
+	KUNIT_EXPECT_GE(test, took, 1000LL * (wait_ms * 50 / 100) - FSM_EARLY_US);
+	KUNIT_EXPECT_LT(test, took, 1000LL * wait_ms);
+	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
+	s = fake_last(f);
+	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_MRA);
+	KUNIT_EXPECT_EQ(test, s->msg.mra.msg_mraed, PDCM_MSG_RESPONSE_REQ);
+	KUNIT_EXPECT_EQ(test, s->msg.mra.service_timeout, 24);
+	KUNIT_EXPECT_EQ(test, s->msg.mra.remote_comm_id, f->peer_comm);
+	KUNIT_EXPECT_EQ(test, s->msg.mra.local_comm_id,
+			be32_to_cpu(id->local_id));
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_MRA_REQ_SENT);
+
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_MRA), 2U);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
+	KUNIT_EXPECT_EQ(test, pdcm_send_rep(id, &fsm_rep), 0);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_REP_SENT);
+}
+
+/* early_mra_pct=0: as ib_cm, the delayed MRA waits for a copy of the REQ. */
+static void fsm_send_mra_early_off(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	unsigned int wait_ms = pdcm_timeout_ms(18);
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+	ktime_t t0;
+
+	id = fsm_mra_early_req(f, 0, &t0);
+	KUNIT_EXPECT_EQ(test, fsm_mra_sent_us(f, 1, t0, wait_ms + 200), -1LL);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_MRA), 1U);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_MRA_REQ_SENT);
+}
+
+/* A REQ answered (REP) or rejected before the MRA is due: no MRA. */
+static void fsm_send_mra_early_answered(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	unsigned int wait_ms = pdcm_timeout_ms(18);
+	struct pdcm_id *id;
+	ktime_t t0;
+
+	id = fsm_mra_early_req(f, 50, &t0);
+	KUNIT_ASSERT_EQ(test, pdcm_send_rep(id, &fsm_rep), 0);
+	KUNIT_EXPECT_EQ(test, fsm_mra_sent_us(f, 1, t0, wait_ms), -1LL);
+	KUNIT_EXPECT_EQ(test, f->nsent, 1U);	/* the REP */
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_REP_SENT);
 }
 
 /* The delayed MRA goes out even while the listen's backlog is full. */
@@ -2682,6 +2812,12 @@ static void fsm_conn_queue_bounded(struct kunit *test)
  * of the CM in use (a flood of queued MADs), the REQ's timeout still
  * reaches the ULP and pdcm_notify() still succeeds.
  */
+/* The CM's whole budget of received work items. */
+static unsigned int fsm_max_work(void)
+{
+	return pdcm_max_pending_reqs + PDCM_PENDING_ANSWERS;
+}
+
 static void fsm_timeout_needs_no_allocation(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
@@ -2694,7 +2830,7 @@ static void fsm_timeout_needs_no_allocation(struct kunit *test)
 	p = fsm_passive_rep(f, f->peer_comm + 1, 0x112233);
 	a = fsm_active_req(f);		/* the newest retried send */
 	nev = fsm_rec.nev;
-	atomic_add(PDCM_MAX_PENDING_WORK, &pdcm_pending_work);
+	atomic_add(fsm_max_work(), &pdcm_pending_work);
 	/* a received message is dropped now ... */
 	dropped = atomic_long_read(&f->port->cnt.rx_dropped);
 	fsm_mk(&m, PDCM_ATTR_RTU, p, f->peer_comm + 1);
@@ -2706,7 +2842,7 @@ static void fsm_timeout_needs_no_allocation(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, fake_time_out(f));
 	KUNIT_EXPECT_EQ(test, pdcm_notify(p, IB_EVENT_COMM_EST), 0);
 	fake_settle();
-	atomic_sub(PDCM_MAX_PENDING_WORK, &pdcm_pending_work);
+	atomic_sub(fsm_max_work(), &pdcm_pending_work);
 	KUNIT_EXPECT_EQ(test, a->state, PDCM_IDLE);
 	KUNIT_EXPECT_EQ(test, p->state, PDCM_ESTABLISHED);
 	KUNIT_ASSERT_EQ(test, fsm_rec.nev, nev + 2);
@@ -2718,7 +2854,7 @@ static void fsm_timeout_needs_no_allocation(struct kunit *test)
 
 /*
  * New REQs have a budget of their own within the CM's work items: with
- * PDCM_MAX_PENDING_REQS of them queued (a REQ storm), the next new REQ is
+ * max_pending_reqs of them queued (a REQ storm), the next new REQ is
  * dropped and counted, while the RTU of a conn already in REP_SENT still
  * gets its item and establishes it.  (With one budget for all, a storm
  * took every item, the answers to existing conns were dropped with the
@@ -2737,8 +2873,8 @@ static void fsm_new_reqs_capped(struct kunit *test)
 	p = fsm_passive_rep(f, f->peer_comm + 1, 0x112233);
 	nev = fsm_rec.nev;
 	/* the budget of new REQs in use: so many REQ items queued */
-	atomic_add(PDCM_MAX_PENDING_REQS, &pdcm_pending_reqs);
-	atomic_add(PDCM_MAX_PENDING_REQS, &pdcm_pending_work);
+	atomic_add(pdcm_max_pending_reqs, &pdcm_pending_reqs);
+	atomic_add(pdcm_max_pending_reqs, &pdcm_pending_work);
 	dropped = atomic_long_read(&f->port->cnt.rx_dropped);
 	fsm_mk_req(f, &m, f->peer_comm + 2, 0x445566);
 	fake_rx(f, &m);
@@ -2747,8 +2883,8 @@ static void fsm_new_reqs_capped(struct kunit *test)
 	fsm_mk(&m, PDCM_ATTR_RTU, p, f->peer_comm + 1);
 	fake_rx(f, &m);
 	fake_settle();
-	atomic_sub(PDCM_MAX_PENDING_REQS, &pdcm_pending_reqs);
-	atomic_sub(PDCM_MAX_PENDING_REQS, &pdcm_pending_work);
+	atomic_sub(pdcm_max_pending_reqs, &pdcm_pending_reqs);
+	atomic_sub(pdcm_max_pending_reqs, &pdcm_pending_work);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
 			dropped + 1);
 	KUNIT_EXPECT_EQ(test, p->state, PDCM_ESTABLISHED);
@@ -3020,15 +3156,6 @@ static s64 fsm_timewait_exit_us(struct fake *f, struct pdcm_id *id,
 	}
 	return -1;
 }
-
-/*
- * How much earlier than its milliseconds a jiffies timer may end, in
- * microseconds: it counts from the last tick before it was armed, up to
- * one tick back, and in an emulated guest that tick itself may have come
- * late (a run under TCG saw 1,019.x ms for 1,024).  Two ticks: 8 ms at
- * HZ=250, far less than the gap to any wrong delay (ms(17) is 512 ms).
- */
-#define FSM_EARLY_US	(2 * (s64)jiffies_to_usecs(1))
 
 /*
  * TIMEWAIT lasts one local ACK timeout, packet lifetime + 1 (as ib_cm):
@@ -3474,6 +3601,9 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_mra_rcvd_for_rep),
 	KUNIT_CASE(fsm_send_mra_plain),
 	KUNIT_CASE(fsm_send_mra_delayed),
+	KUNIT_CASE(fsm_send_mra_early),
+	KUNIT_CASE(fsm_send_mra_early_off),
+	KUNIT_CASE(fsm_send_mra_early_answered),
 	KUNIT_CASE(fsm_send_mra_delayed_backlog_full),
 	KUNIT_CASE(fsm_send_mra_for_rep),
 	KUNIT_CASE(fsm_dup_req_dropped),

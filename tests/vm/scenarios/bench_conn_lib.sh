@@ -18,7 +18,8 @@
 # Words of the kernel command line: pdcmvm.bench_n=100,1000 (the Ns),
 # pdcmvm.bench_rounds=R, pdcmvm.bench_mem=N (0: no memory pass),
 # pdcmvm.bench_cms=stock,pdcm,native (and pdcm1024: the drop-in with
-# listen_backlog=0).
+# listen_backlog=0; pdcm0: with ib_pdcm's early_mra_pct=0; pdcm3k: with
+# its max_pending_reqs=3072, the budget it had before).
 . /pdcm/scenarios/ibcm_lib.sh
 . /pdcm/scenarios/ulp_lib.sh
 
@@ -50,6 +51,11 @@ bc_up() {
 	# as before it had a backlog parameter of its own
 	pdcm1024) modprobe ib_pdcm && insmod /pdcm/ibcm/ib_cm.ko listen_backlog=0 &&
 		modprobe rdma_ucm ;;
+	# the drop-in sending a delayed MRA only on a duplicate REQ, as ib_cm
+	pdcm0) ibcm_load && echo 0 >/sys/module/ib_pdcm/parameters/early_mra_pct &&
+		modprobe rdma_ucm ;;
+	pdcm3k) ibcm_load && echo 3072 >/sys/module/ib_pdcm/parameters/max_pending_reqs &&
+		modprobe rdma_ucm ;;
 	native) modprobe ib_pdcm && modprobe pdcm_ulp ;;
 	esac || return 1
 	[ "$1" = stock ] && [ -e /sys/module/ib_pdcm ] && return 1
@@ -79,7 +85,7 @@ bc_rounds() {
 bc_down() {
 	case $1 in
 	stock) _ms="rdma_ucm rdma_cm ib_cm" ;;
-	pdcm | pdcm1024) _ms="rdma_ucm rdma_cm ib_cm ib_pdcm" ;;
+	pdcm | pdcm1024 | pdcm0 | pdcm3k) _ms="rdma_ucm rdma_cm ib_cm ib_pdcm" ;;
 	native) _ms="pdcm_ulp ib_pdcm" ;;
 	esac
 	for _m in $_ms; do
