@@ -63,7 +63,7 @@ module_param_cb(max_pending_reqs, &pdcm_max_pending_reqs_ops,
 		&pdcm_max_pending_reqs, 0644);
 __MODULE_PARM_TYPE(max_pending_reqs, "uint");
 MODULE_PARM_DESC(max_pending_reqs,
-		 "New REQs and SIDR_REQs received and not yet handled, at most (past it they are dropped for their senders to retry), 64..1048576 (default 16384)");
+		 "New REQs and SIDR_REQs received and not yet handled, at most (past it they are dropped for their senders to retry), 64..1048576 (default 3072)");
 
 static bool pdcm_work_is_new_req(enum pdcm_work_kind kind)
 {
@@ -108,6 +108,9 @@ full:
 		atomic_dec(&pdcm_pending_reqs);
 	if (port)
 		atomic_long_inc(&port->cnt.rx_dropped);
+	trace_pdcm_drop(kind == PDCM_WORK_SIDR_REQ ? PDCM_ATTR_SIDR_REQ :
+			req ? PDCM_ATTR_REQ : 0, 0,
+			req ? "REQ budget full" : "work budget full");
 	return NULL;
 }
 

@@ -15,16 +15,17 @@ import statistics
 import sys
 
 LINE = re.compile(r"bench_conn: (.*)$")
+DROPS = re.compile(r"bench_conn_drops: (.*)$")
 STEPS = ["create_id", "resolve_addr", "resolve_route", "create_qp",
          "connect", "disconnect", "destroy"]
 COUNTS = ["req_sent", "req_rcvd", "req_lost", "cm_drops", "req_retries",
           "rep_retries", "dreq_retries", "req_dups", "rep_dups", "mra",
           "rej", "errors"]
-CMS = ["stock", "pdcm", "native", "pdcm1024", "pdcm0", "pdcm3k"]
+CMS = ["stock", "pdcm", "native", "pdcm1024", "pdcm75", "pdcm16k"]
 NAMES = {"stock": "ib_cm", "pdcm": "pdcm", "native": "native",
          "pdcm1024": "pdcm, listen_backlog=0",
-         "pdcm0": "pdcm, early_mra_pct=0",
-         "pdcm3k": "pdcm, max_pending_reqs=3072"}
+         "pdcm75": "pdcm, early_mra_pct=75",
+         "pdcm16k": "pdcm, max_pending_reqs=16384"}
 
 
 def kv_fields(text):
@@ -40,8 +41,12 @@ def kv_fields(text):
 
 
 def parse(paths, loopback):
-    runs, mems, srv = [], [], []
+    runs, mems, srv, drops = [], [], [], []
     for line in lines(paths):
+        m = DROPS.search(line)
+        if m:
+            drops.append(kv_fields(m.group(1)))
+            continue
         m = LINE.search(line)
         if not m:
             continue
@@ -61,7 +66,7 @@ def parse(paths, loopback):
                 # CM sent and never received was lost below it
                 d["req_lost"] = d["req_sent"] - d["req_rcvd"]
             runs.append(d)
-    return runs, mems, srv
+    return runs, mems, srv, drops
 
 
 def lines(paths):
@@ -111,15 +116,37 @@ def ratio(a, b):
     return s
 
 
-def table(title, runs, mems, srv):
+def drop_lines(drops):
+    """pdcm's drops by message and reason, per CM and N (round medians)."""
+    keys = sorted({k for d in drops for k in d
+                   if k not in ("cm", "round", "n")})
+    if not keys:
+        return
+    print()
+    print("pdcm's drops during the cmtime runs (pdcm_drop tracepoint), "
+          "median over the rounds:")
+    for cm in CMS:
+        for n in sorted({int(d["n"]) for d in drops if d["cm"] == cm}):
+            ds = [d for d in drops if d["cm"] == cm and int(d["n"]) == n]
+            cells = []
+            for k in keys:
+                vals = [d.get(k, 0.0) for d in ds]
+                med = statistics.median(vals)
+                if med:
+                    cells.append("%s %s" % (k, fmt(float(med))))
+            print("  %-28s N=%-6d %s" % (NAMES[cm], n,
+                                         ", ".join(cells) or "none"))
+
+
+def table(title, runs, mems, srv, drops=()):
     ns = sorted({int(r["n"]) for r in runs})
     rounds = sorted({int(r["round"]) for r in runs})
     print("== %s: %d round(s); median [min..max] over the rounds" %
           (title, len(rounds)))
     w = [22, 24, 24, 20, 22, 22, 22, 22]
     hdr = ["", "ib_cm", "pdcm (drop-in)", "pdcm/ib_cm", "pdcm native (ULP)",
-           "drop-in, backlog 1024", "drop-in, late MRA",
-           "drop-in, 3072 REQs"]
+           "drop-in, backlog 1024", "drop-in, early MRA",
+           "drop-in, 16384 REQs"]
     for n in ns:
         print()
         print("".join(("N=%d" % n if i == 0 else h).ljust(w[i])
@@ -139,8 +166,8 @@ def table(title, runs, mems, srv):
                    ratio(col["pdcm"], col["stock"]),
                    cell(col["native"].values()),
                    cell(col["pdcm1024"].values()),
-                   cell(col["pdcm0"].values()),
-                   cell(col["pdcm3k"].values())]
+                   cell(col["pdcm75"].values()),
+                   cell(col["pdcm16k"].values())]
             print("".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip())
     if mems:
         print()
@@ -168,6 +195,7 @@ def table(title, runs, mems, srv):
                    cell(col["pdcm"].values()),
                    ratio(col["pdcm"], col["stock"])]
             print("".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip())
+    drop_lines(list(drops))
     bad = [r for r in runs if r.get("rc") or r.get("errors")]
     for r in bad:
         print("!! %s round %d N=%d: rc=%s errors=%s" %
@@ -181,11 +209,11 @@ def main():
               "two guests (server 10.0.0.1, client 10.0.0.2, both on the CM)"]
     for path in sys.argv[1:]:
         pair = ":" in path      # CLIENT.log:SERVER.log
-        runs, mems, srv = parse(path, not pair)
+        runs, mems, srv, drops = parse(path, not pair)
         if not runs:
             print("== %s: no measurements in %s" % (titles[pair], path))
             continue
-        table(titles[pair], runs, mems, srv)
+        table(titles[pair], runs, mems, srv, drops)
 
 
 if __name__ == "__main__":

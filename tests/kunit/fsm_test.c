@@ -1424,7 +1424,14 @@ static void fsm_send_mra_delayed(struct kunit *test)
 }
 
 /*
- * A REQ whose peer waits ms(18) = 1,024 ms for an answer, and a delayed
+ * How long the peer of fsm_mra_early_req() waits for an answer: its CM
+ * response timeout ms(18) plus twice the packet lifetime, i.e. its local
+ * ACK timeout ms(16): 1,024 + 256 ms.
+ */
+#define FSM_MRA_PEER_WAIT_MS	(pdcm_timeout_ms(18) + pdcm_timeout_ms(16))
+
+/*
+ * A REQ whose peer waits FSM_MRA_PEER_WAIT_MS for an answer, and a delayed
  * MRA of it with early_mra_pct at @pct: the id, and in @t0 the time just
  * before the REQ arrived.
  */
@@ -1438,6 +1445,7 @@ static struct pdcm_id *fsm_mra_early_req(struct fake *f, unsigned int pct,
 	fsm_listen(f);
 	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
 	m.req.remote_cm_response_timeout = 18;
+	m.req.primary_path.local_ack_timeout = 16;
 	*t0 = ktime_get();
 	fake_rx(f, &m);
 	KUNIT_ASSERT_EQ(f->test, fsm_rec.nev, 1U);
@@ -1469,13 +1477,13 @@ static s64 fsm_mra_sent_us(struct fake *f, unsigned int n, ktime_t t0,
 
 /*
  * The delayed MRA goes out on its own at early_mra_pct of the peer's wait
- * (50 % of 1,024 ms here), before the peer would send its REQ again; a
+ * (50 % of 1,280 ms here), before the peer would send its REQ again; a
  * copy of the REQ that still comes gets it again, as on a duplicate.
  */
 static void fsm_send_mra_early(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
-	unsigned int wait_ms = pdcm_timeout_ms(18);
+	unsigned int wait_ms = FSM_MRA_PEER_WAIT_MS;
 	struct fake_sent *s;
 	struct pdcm_id *id;
 	struct pdcm_msg m;
@@ -1510,7 +1518,7 @@ static void fsm_send_mra_early(struct kunit *test)
 static void fsm_send_mra_early_off(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
-	unsigned int wait_ms = pdcm_timeout_ms(18);
+	unsigned int wait_ms = FSM_MRA_PEER_WAIT_MS;
 	struct pdcm_id *id;
 	struct pdcm_msg m;
 	ktime_t t0;
@@ -1527,7 +1535,7 @@ static void fsm_send_mra_early_off(struct kunit *test)
 static void fsm_send_mra_early_answered(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
-	unsigned int wait_ms = pdcm_timeout_ms(18);
+	unsigned int wait_ms = FSM_MRA_PEER_WAIT_MS;
 	struct pdcm_id *id;
 	ktime_t t0;
 

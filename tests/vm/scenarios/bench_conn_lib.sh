@@ -18,8 +18,8 @@
 # Words of the kernel command line: pdcmvm.bench_n=100,1000 (the Ns),
 # pdcmvm.bench_rounds=R, pdcmvm.bench_mem=N (0: no memory pass),
 # pdcmvm.bench_cms=stock,pdcm,native (and pdcm1024: the drop-in with
-# listen_backlog=0; pdcm0: with ib_pdcm's early_mra_pct=0; pdcm3k: with
-# its max_pending_reqs=3072, the budget it had before).
+# listen_backlog=0; pdcm75: with ib_pdcm's early_mra_pct=75; pdcm16k: with
+# its max_pending_reqs=16384, a bigger budget of waiting REQs).
 . /pdcm/scenarios/ibcm_lib.sh
 . /pdcm/scenarios/ulp_lib.sh
 
@@ -51,10 +51,11 @@ bc_up() {
 	# as before it had a backlog parameter of its own
 	pdcm1024) modprobe ib_pdcm && insmod /pdcm/ibcm/ib_cm.ko listen_backlog=0 &&
 		modprobe rdma_ucm ;;
-	# the drop-in sending a delayed MRA only on a duplicate REQ, as ib_cm
-	pdcm0) ibcm_load && echo 0 >/sys/module/ib_pdcm/parameters/early_mra_pct &&
+	# the drop-in sending a delayed MRA of a REQ on its own at 75 % of the
+	# peer's wait (ib_pdcm's default, 0, waits for a copy of the REQ)
+	pdcm75) ibcm_load && echo 75 >/sys/module/ib_pdcm/parameters/early_mra_pct &&
 		modprobe rdma_ucm ;;
-	pdcm3k) ibcm_load && echo 3072 >/sys/module/ib_pdcm/parameters/max_pending_reqs &&
+	pdcm16k) ibcm_load && echo 16384 >/sys/module/ib_pdcm/parameters/max_pending_reqs &&
 		modprobe rdma_ucm ;;
 	native) modprobe ib_pdcm && modprobe pdcm_ulp ;;
 	esac || return 1
@@ -85,7 +86,7 @@ bc_rounds() {
 bc_down() {
 	case $1 in
 	stock) _ms="rdma_ucm rdma_cm ib_cm" ;;
-	pdcm | pdcm1024 | pdcm0 | pdcm3k) _ms="rdma_ucm rdma_cm ib_cm ib_pdcm" ;;
+	pdcm | pdcm1024 | pdcm75 | pdcm16k) _ms="rdma_ucm rdma_cm ib_cm ib_pdcm" ;;
 	native) _ms="pdcm_ulp ib_pdcm" ;;
 	esac
 	for _m in $_ms; do
@@ -163,13 +164,43 @@ bc_server_stop() {
 	wait "$BC_SERVER" 2>/dev/null
 }
 
+# What pdcm dropped during a run, by message and reason (its pdcm_drop
+# tracepoint), as one "bench_conn_drops:" console line; nothing on ib_cm.
+bc_drops_start() {
+	[ -e $T/events/pdcm/pdcm_drop ] || return 0
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	echo 32768 >$T/buffer_size_kb
+	echo 1 >$T/events/pdcm/pdcm_drop/enable
+	echo 1 >$T/tracing_on
+}
+
+bc_drops_end() {	# bc_drops_end CM ROUND N
+	[ -e $T/events/pdcm/pdcm_drop ] || return 0
+	echo 0 >$T/tracing_on
+	echo 0 >$T/events/pdcm/pdcm_drop/enable
+	kmsg "bench_conn_drops: cm=$1 round=$2 n=$3 $(awk '
+		/ pdcm_drop: / {
+			m = $0; sub(/.* pdcm_drop: /, "", m)
+			a = m; sub(/ .*/, "", a)
+			r = m; sub(/.* dropped: /, "", r); gsub(/ /, "_", r)
+			c[a ":" r]++
+		}
+		/LOST/ { lost++ }
+		END { for (k in c) printf "%s=%d ", k, c[k]; printf "lost_events=%d", lost + 0 }
+	' $T/trace)"
+	echo >$T/trace
+}
+
 # bc_cmtime CM ROUND N PEER: one cmtime client run, its line on the console
 bc_cmtime() {
+	bc_drops_start
 	_c0=$(bc_counters)
 	# a client whose server died waits for ever: bounded by N
 	timeout $((60 + $3 / 20)) cmtime -s "$4" -p $BC_PORT -c "$3" >/tmp/cmtime.out 2>&1
 	_rc=$?
 	_c1=$(bc_counters)
+	bc_drops_end "$1" "$2" "$3"
 	_err=$(grep -c "event: \|failure\|error" /tmp/cmtime.out)
 	grep -q "^connect *:" /tmp/cmtime.out || _rc=1
 	kmsg "bench_conn: cm=$1 round=$2 n=$3 rc=$_rc errors=$_err $(bc_steps /tmp/cmtime.out)$(bc_delta "$_c0" "$_c1")"
