@@ -67,7 +67,7 @@ struct pdcm_remote_key {
  * retried by their senders.  An item is a 512-byte object.
  */
 #define PDCM_PENDING_ANSWERS		1024
-#define PDCM_MAX_PENDING_REQS_DEFAULT	3072
+#define PDCM_MAX_PENDING_REQS_DEFAULT	16384
 extern unsigned int pdcm_max_pending_reqs;
 /* Received MADs queued on one conn, at most; past this they are dropped. */
 #define PDCM_CONN_MAX_PENDING	16

@@ -63,7 +63,7 @@ module_param_cb(max_pending_reqs, &pdcm_max_pending_reqs_ops,
 		&pdcm_max_pending_reqs, 0644);
 __MODULE_PARM_TYPE(max_pending_reqs, "uint");
 MODULE_PARM_DESC(max_pending_reqs,
-		 "New REQs and SIDR_REQs received and not yet handled, at most (past it they are dropped for their senders to retry), 64..1048576 (default 3072)");
+		 "New REQs and SIDR_REQs received and not yet handled, at most (past it they are dropped for their senders to retry), 64..1048576 (default 16384)");
 
 static bool pdcm_work_is_new_req(enum pdcm_work_kind kind)
 {

@@ -18,8 +18,8 @@
 # Words of the kernel command line: pdcmvm.bench_n=100,1000 (the Ns),
 # pdcmvm.bench_rounds=R, pdcmvm.bench_mem=N (0: no memory pass),
 # pdcmvm.bench_cms=stock,pdcm,native (and pdcm1024: the drop-in with
-# listen_backlog=0; pdcm75: with ib_pdcm's early_mra_pct=75; pdcm16k: with
-# its max_pending_reqs=16384, a bigger budget of waiting REQs).
+# listen_backlog=0; pdcm75: with ib_pdcm's early_mra_pct=75; pdcm3k: with
+# its max_pending_reqs=3072, the budget it had before).
 . /pdcm/scenarios/ibcm_lib.sh
 . /pdcm/scenarios/ulp_lib.sh
 
@@ -55,7 +55,7 @@ bc_up() {
 	# peer's wait (ib_pdcm's default, 0, waits for a copy of the REQ)
 	pdcm75) ibcm_load && echo 75 >/sys/module/ib_pdcm/parameters/early_mra_pct &&
 		modprobe rdma_ucm ;;
-	pdcm16k) ibcm_load && echo 16384 >/sys/module/ib_pdcm/parameters/max_pending_reqs &&
+	pdcm3k) ibcm_load && echo 3072 >/sys/module/ib_pdcm/parameters/max_pending_reqs &&
 		modprobe rdma_ucm ;;
 	native) modprobe ib_pdcm && modprobe pdcm_ulp ;;
 	esac || return 1
@@ -86,7 +86,7 @@ bc_rounds() {
 bc_down() {
 	case $1 in
 	stock) _ms="rdma_ucm rdma_cm ib_cm" ;;
-	pdcm | pdcm1024 | pdcm75 | pdcm16k) _ms="rdma_ucm rdma_cm ib_cm ib_pdcm" ;;
+	pdcm | pdcm1024 | pdcm75 | pdcm3k) _ms="rdma_ucm rdma_cm ib_cm ib_pdcm" ;;
 	native) _ms="pdcm_ulp ib_pdcm" ;;
 	esac
 	for _m in $_ms; do

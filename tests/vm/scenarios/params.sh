@@ -60,9 +60,9 @@ check early_mra_pct_default param_is early_mra_pct 0
 check_err early_mra_pct_refuses_100 "Invalid argument" sh -c "echo 100 >$P/early_mra_pct"
 check early_mra_pct_writable sh -c "echo 75 >$P/early_mra_pct && [ \$(cat $P/early_mra_pct) = 75 ] && echo 0 >$P/early_mra_pct"
 check described_max_pending_reqs described max_pending_reqs "64..1048576"
-check max_pending_reqs_default param_is max_pending_reqs 3072
+check max_pending_reqs_default param_is max_pending_reqs 16384
 check_err max_pending_reqs_refuses_63 "Invalid argument" sh -c "echo 63 >$P/max_pending_reqs"
-check max_pending_reqs_still_3072 param_is max_pending_reqs 3072
+check max_pending_reqs_still_16384 param_is max_pending_reqs 16384
 C=/sys/class/infiniband/rxe0/ports/1
 U=/sys/kernel/debug/pdcm_ulp
 check retries_ulp_loads modprobe pdcm_ulp
