@@ -160,7 +160,8 @@ struct pdcm_rx {
  *	made it go out first
  * @req_jiffies: passive side: when the peer's REQ arrived
  * @peer_wait_ms: passive side: how long the peer waits for an answer to
- *	its REQ (its remote CM response timeout, capped)
+ *	its REQ (its remote CM response timeout plus its local ACK timeout,
+ *	both capped)
  * @remote_id_node: in the remote-ID table, keyed (remote comm ID, GUID), or
  *	for SIDR in the SIDR table, keyed (request ID, sender's GID)
  * @remote_id_key: its key (remote.c)

@@ -35,19 +35,30 @@
 struct pdcm_ltab *pdcm_listens;
 static atomic_t pdcm_tid_seq = ATOMIC_INIT(0);
 
+/*
+ * Set the uint module parameter @kp, called @name, from @val if it is an
+ * integer in @min..@max; otherwise refuse it and say why.
+ */
+int pdcm_param_set_uint(const char *val, const struct kernel_param *kp,
+			const char *name, unsigned int min, unsigned int max)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v < min || v > max) {
+		pr_err("%s=%s refused: must be an integer %u..%u\n", name, val,
+		       min, max);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	return 0;
+}
+
 static unsigned int max_cm_retries = 15;
 
 /* The REQ field is 4 bits: refuse a cap the wire cannot carry. */
 static int pdcm_set_max_cm_retries(const char *val, const struct kernel_param *kp)
 {
-	unsigned int v;
-
-	if (kstrtouint(val, 0, &v) || v > 15) {
-		pr_err("max_cm_retries=%s refused: must be an integer 0..15\n", val);
-		return -EINVAL;
-	}
-	*(unsigned int *)kp->arg = v;
-	return 0;
+	return pdcm_param_set_uint(val, kp, "max_cm_retries", 0, 15);
 }
 
 static const struct kernel_param_ops pdcm_max_cm_retries_ops = {
@@ -64,14 +75,7 @@ unsigned int pdcm_default_backlog = PDCM_BACKLOG_DEFAULT;
 
 static int pdcm_set_default_backlog(const char *val, const struct kernel_param *kp)
 {
-	unsigned int v;
-
-	if (kstrtouint(val, 0, &v) || !v || v > 1048576) {
-		pr_err("default_backlog=%s refused: must be an integer 1..1048576\n", val);
-		return -EINVAL;
-	}
-	*(unsigned int *)kp->arg = v;
-	return 0;
+	return pdcm_param_set_uint(val, kp, "default_backlog", 1, 1048576);
 }
 
 static const struct kernel_param_ops pdcm_default_backlog_ops = {

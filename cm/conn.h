@@ -80,6 +80,9 @@ void pdcm_enter_timewait(struct pdcm_conn *conn);
 void pdcm_timewait_done(struct pdcm_conn *conn);
 void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem);
 int pdcm_check_pdata(const void *pdata, u8 len, unsigned int max);
+struct kernel_param;
+int pdcm_param_set_uint(const char *val, const struct kernel_param *kp,
+			const char *name, unsigned int min, unsigned int max);
 struct pdcm_listen *pdcm_take_matched(struct pdcm_conn *conn);
 void pdcm_slot_free(struct pdcm_listen *l);
 int pdcm_active_begin(struct pdcm_conn *conn, enum pdcm_fsm_event ev,

@@ -44,14 +44,7 @@ EXPORT_SYMBOL_IF_KUNIT(pdcm_mra_early_pct);
 
 static int pdcm_set_mra_early_pct(const char *val, const struct kernel_param *kp)
 {
-	unsigned int v;
-
-	if (kstrtouint(val, 0, &v) || v > 99) {
-		pr_err("early_mra_pct=%s refused: must be an integer 0..99\n", val);
-		return -EINVAL;
-	}
-	WRITE_ONCE(*(unsigned int *)kp->arg, v);
-	return 0;
+	return pdcm_param_set_uint(val, kp, "early_mra_pct", 0, 99);
 }
 
 static const struct kernel_param_ops pdcm_mra_early_pct_ops = {
@@ -292,23 +285,33 @@ static u16 pdcm_req_check_paths(const struct pdcm_rx *rx,
 	return 0;
 }
 
+/*
+ * Send the MRA of the peer's REQ (MRA_REQ_SENT); once it is on the wire, a
+ * delayed one is delayed no more.
+ */
+static void pdcm_mra_req_xmit(struct pdcm_conn *conn)
+	__must_hold(&conn->lock)
+{
+	struct pdcm_msg m;
+
+	lockdep_assert_held(&conn->lock);
+	pdcm_mra_msg(conn, &m, PDCM_MSG_RESPONSE_REQ, conn->mra_timeout,
+		     NULL, 0);
+	if (!pdcm_xmit(conn, &m, 0, 0))
+		conn->mra_timeout &= ~PDCM_MRA_FLAG_DELAY;
+}
+
 /* A second copy of a REQ we already own: answer as its state says. */
 void pdcm_dup_req(struct pdcm_conn *dup, const struct pdcm_rx *rx,
 		  const struct pdcm_msg *msg)
 {
 	enum pdcm_state state;
-	struct pdcm_msg m;
 
 	pdcm_count(rx->port->cnt.rx_dup, PDCM_ATTR_REQ);
 	spin_lock_irq(&dup->lock);
 	state = dup->id.state;
-	if (state == PDCM_MRA_REQ_SENT) {
-		/* the first MRA of a delayed one goes out now */
-		pdcm_mra_msg(dup, &m, PDCM_MSG_RESPONSE_REQ, dup->mra_timeout,
-			     NULL, 0);
-		if (!pdcm_xmit(dup, &m, 0, 0))
-			dup->mra_timeout &= ~PDCM_MRA_FLAG_DELAY;
-	}
+	if (state == PDCM_MRA_REQ_SENT)
+		pdcm_mra_req_xmit(dup);	/* again, or a delayed one's first */
 	spin_unlock_irq(&dup->lock);
 
 	switch (state) {
@@ -445,7 +448,7 @@ static void pdcm_mra_arm(struct pdcm_conn *conn)
  * @service_timeout: the time asked for (5 bits), optionally ORed with
  *	PDCM_MRA_FLAG_DELAY: then the MRA goes on the wire only when a
  *	duplicate of the peer's message arrives (rdma_cm's use) or, for a
- *	REQ, once early_mra_pct of the peer's CM response timeout has passed
+ *	REQ, once early_mra_pct of the peer's wait for an answer has passed
  * @private_data: up to 222 bytes, or NULL
  * @len: its length
  *
@@ -501,16 +504,11 @@ void pdcm_mra_fire(struct work_struct *work)
 {
 	struct pdcm_conn *conn = container_of(to_delayed_work(work),
 					      struct pdcm_conn, mra_work);
-	struct pdcm_msg m;
 
 	spin_lock_irq(&conn->lock);
 	if (conn->id.state == PDCM_MRA_REQ_SENT && !conn->destroyed &&
-	    (conn->mra_timeout & PDCM_MRA_FLAG_DELAY)) {
-		pdcm_mra_msg(conn, &m, PDCM_MSG_RESPONSE_REQ, conn->mra_timeout,
-			     NULL, 0);
-		if (!pdcm_xmit(conn, &m, 0, 0))
-			conn->mra_timeout &= ~PDCM_MRA_FLAG_DELAY;
-	}
+	    (conn->mra_timeout & PDCM_MRA_FLAG_DELAY))
+		pdcm_mra_req_xmit(conn);
 	spin_unlock_irq(&conn->lock);
 	pdcm_conn_put(conn);	/* the timer's */
 }

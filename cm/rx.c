@@ -43,15 +43,7 @@ EXPORT_SYMBOL_IF_KUNIT(pdcm_max_pending_reqs);
 static int pdcm_set_max_pending_reqs(const char *val,
 				     const struct kernel_param *kp)
 {
-	unsigned int v;
-
-	if (kstrtouint(val, 0, &v) || v < 64 || v > 1048576) {
-		pr_err("max_pending_reqs=%s refused: must be an integer 64..1048576\n",
-		       val);
-		return -EINVAL;
-	}
-	WRITE_ONCE(*(unsigned int *)kp->arg, v);
-	return 0;
+	return pdcm_param_set_uint(val, kp, "max_pending_reqs", 64, 1048576);
 }
 
 static const struct kernel_param_ops pdcm_max_pending_reqs_ops = {
