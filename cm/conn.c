@@ -291,6 +291,7 @@ void pdcm_enter_timewait(struct pdcm_conn *conn)
 		return;
 	pdcm_conn_put(conn);	/* was already pending: keep one reference */
 }
+EXPORT_SYMBOL_IF_KUNIT(pdcm_enter_timewait);
 
 /**
  * pdcm_timewait_done() - TIMEWAIT is over

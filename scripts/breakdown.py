@@ -9,7 +9,8 @@ lines); LOGS_DIR (default build/logs) holds each guest's .result file,
 from which the guest cases are attributed.  Prints one line per source:
 the harness self-tests, style gates, host-side steps, each KUnit suite
 and each scenario (cases per run, the guests that ran it, of which how
-many are repeats on the KUnit kernel), the per-guest health cases, the
+many are repeats on the KUnit kernel, on 6.12 and across the two), the
+per-guest health cases, the
 setup and teardown steps among the scenario cases, and the total, which
 must equal the summary line.
 """
@@ -26,6 +27,9 @@ SETUP = {'load_ib_pdcm', 'port_claimed', 'load_pdcm_ulp', 'load_shim_test',
          'nothing_left_at_unload', 'rmmod_shims', 'pdcm_holds_no_id',
          'rmmod_ib_pdcm'}
 HEALTH = ('completed', 'declared', 'console_clean')
+# Guests that repeat a scenario of 6.1's stock guests elsewhere, by name.
+REPEATS = (('kunit_', 'on the 6.1 KUnit kernel'), ('k612_', 'on 6.12'),
+           ('cross_', 'across 6.1 and 6.12'))
 LINE = re.compile(r'^(PASS|FAIL|SKIP) (\S+)')
 
 
@@ -44,6 +48,7 @@ def main():
     out = lines(sys.argv[1])
 
     rows = []           # (source, cases, detail)
+    repeats = {}        # REPEATS prefix: cases
     suites = {}         # suite: {guest: cases}
     health = setup = attributed = 0
     for path in sorted(glob.glob(os.path.join(logs, '*.result'))):
@@ -58,7 +63,8 @@ def main():
             g[guest] = g.get(guest, 0) + 1
             setup += case in SETUP
     uml = lines(os.path.join(logs, 'uml.out'))
-    dkms = lines(os.path.join(logs, 'dkms.out'))
+    dkms = [l for p in sorted(glob.glob(os.path.join(logs, '*dkms.out')))
+            for l in lines(p)]
     attributed += len(uml) + len(dkms)
     host = {}
     for _, name in out:
@@ -71,16 +77,20 @@ def main():
     rows.append(('packaging (install, DKMS)', len(dkms), ''))
     for suite in sorted(suites):
         g = suites[suite]
-        rep = sum(v for k, v in g.items() if k.startswith('kunit_'))
         detail = ', '.join(f'{k} {v}' for k, v in sorted(g.items()))
-        if rep:
-            detail += f'; {rep} on the KUnit kernel'
+        for prefix, where in REPEATS:
+            rep = sum(v for k, v in g.items() if k.startswith(prefix))
+            if rep:
+                detail += f'; {rep} {where}'
+                repeats[prefix] = repeats.get(prefix, 0) + rep
         rows.append((suite, sum(g.values()), detail))
     rows.append(('guest health (3 per guest)', health, ''))
     known = sum(r[1] for r in rows)
     rows.append(('other', len(out) - known, ''))
     for what, n, detail in rows:
         print(f'{what:40} {n:6}  {detail}'.rstrip())
+    for prefix, where in REPEATS:
+        print(f'{"repeated " + where:40} {repeats.get(prefix, 0):6}')
     print(f'{"total":40} {len(out):6}  of which {setup} scenario setup/teardown steps')
 
 

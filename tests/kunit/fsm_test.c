@@ -18,6 +18,7 @@
 #include <rdma/ib_mad.h>
 #include <rdma/pdcm.h>
 
+#include "../../cm/conn.h"
 #include "fake.h"
 
 #define FSM_MAX_EV	32
@@ -3217,6 +3218,58 @@ static void fsm_timewait_floor(struct kunit *test)
 	KUNIT_EXPECT_LT(test, took, 1000000LL);
 }
 
+/*
+ * Entering TIMEWAIT again while its timer is pending re-arms the one
+ * timer from now and keeps one reference for it: one TIMEWAIT_EXIT, a
+ * full delay after the second entry, and the timer's one reference
+ * dropped once it has run.  No transition of the table re-enters
+ * TIMEWAIT; this drives the branch directly.
+ */
+static void fsm_timewait_rearm(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_conn *conn;
+	unsigned int refs, i, exits = 0;
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+	bool pending;
+	ktime_t t1;
+	s64 took;
+
+	f->path.packet_life_time = 17;	/* ms(18) = 1024 ms */
+	id = fsm_active_est(f, f->peer_comm);
+	conn = to_conn(id);
+	KUNIT_ASSERT_EQ(test, pdcm_send_dreq(id, NULL, 0), 0);
+	fsm_mk(&m, PDCM_ATTR_DREP, id, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_TIMEWAIT);
+	fake_settle();
+	refs = refcount_read(&conn->refs);	/* the timer's one among them */
+	msleep(300);
+	spin_lock_irq(&conn->lock);
+	pending = id->state == PDCM_TIMEWAIT &&
+		  delayed_work_pending(&conn->timewait_work);
+	t1 = ktime_get();
+	if (pending)
+		pdcm_enter_timewait(conn);
+	spin_unlock_irq(&conn->lock);
+	KUNIT_ASSERT_TRUE(test, pending);
+	KUNIT_EXPECT_EQ(test, refcount_read(&conn->refs), refs);
+	took = fsm_timewait_exit_us(f, id, t1, 10240);
+	kunit_info(test, "re-armed TIMEWAIT ended %lld us after the second entry\n",
+		   took);
+	KUNIT_EXPECT_GE(test, took, 1024000 - FSM_EARLY_US);
+	KUNIT_EXPECT_LT(test, took, 2048000LL);
+	msleep(300);
+	fake_settle();
+	for (i = 0; i < fsm_rec.nev; i++)
+		exits += fsm_rec.ev[i].id == id &&
+			 fsm_rec.ev[i].type == PDCM_TIMEWAIT_EXIT;
+	KUNIT_EXPECT_EQ(test, exits, 1U);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
+	KUNIT_EXPECT_EQ(test, refcount_read(&conn->refs), refs - 1);
+}
+
 /* The passive side takes the local ACK timeout from the peer's REQ. */
 static void fsm_timewait_delay_passive(struct kunit *test)
 {
@@ -3307,8 +3360,9 @@ static void fsm_expect_rej_of_rep(struct kunit *test, struct fake *f,
 /*
  * A REJ after our REP, in REP_SENT and in MRA_REP_RCVD: the connection
  * ends (REJ_RECEIVED, IDLE, the REP cancelled, nothing answered).  The
- * REP already gave the backlog slot (of 1) back (fsm_backlog_drop); the
- * REJ leaves it free: each next REQ is delivered, none dropped.
+ * connection held the backlog slot (of 1) until then (it is released at
+ * the RTU: fsm_rep_sent_holds_slot); the REJ gives it back, so each next
+ * REQ is delivered, none dropped.
  */
 static void fsm_rej_rcvd_after_our_rep(struct kunit *test)
 {
@@ -3669,6 +3723,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_xrc_qp_attr),
 	KUNIT_CASE(fsm_uc_qp_attr),
 	KUNIT_CASE(fsm_timewait_delay),
+	KUNIT_CASE(fsm_timewait_rearm),
 	KUNIT_CASE(fsm_timewait_floor),
 	KUNIT_CASE(fsm_timewait_delay_passive),
 	KUNIT_CASE(fsm_peer_av_fails),

@@ -30,7 +30,7 @@ GOOD = """\
 
 
 # What GOOD's guest declares (tests/vm/expected's form, parsed).
-DECLARED = {'kunit': {'pdcm_demo': 3}}
+DECLARED = {'kunit': {'pdcm_demo': 2}}
 
 # A shell scenario's guest: the KUnit suites, then kunit.sh's own suite.
 LOADED = GOOD.replace('[    8.200000] pdcm-vm: end', """\
@@ -41,7 +41,7 @@ LOADED = GOOD.replace('[    8.200000] pdcm-vm: end', """\
 [    8.110004]     1..3
 [    8.110005] ok 2 kunit_load
 [    8.200000] pdcm-vm: end""")
-LOADED_DECLARED = {'kunit': {'pdcm_demo': 3, 'kunit_load': 3}}
+LOADED_DECLARED = {'kunit': {'pdcm_demo': 2, 'kunit_load': 3}}
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -144,13 +144,24 @@ class Declarations(unittest.TestCase):
                       r['g.declared'][1])
 
     def test_short_suite_fails(self):
-        r = run(LOADED, 'kunit', {'kunit': {'pdcm_demo': 4, 'kunit_load': 3}})
+        r = run(LOADED, 'kunit', {'kunit': {'pdcm_demo': 2, 'kunit_load': 4}})
         self.assertEqual(r['g.completed'][0], 'PASS')
         self.assertEqual(r['g.declared'][0], 'FAIL')
-        self.assertIn('suite pdcm_demo: 3 results, declared at least 4', r['g.declared'][1])
+        self.assertIn('suite kunit_load: 3 results not skipped, declared at least 4',
+                      r['g.declared'][1])
+
+    def test_skipped_cases_do_not_count(self):
+        # pdcm_demo has 3 results, one of them a skip: 2 ran
+        r = run(LOADED, 'kunit', {'kunit': {'pdcm_demo': 3, 'kunit_load': 3}})
+        self.assertEqual(r['g.declared'][0], 'FAIL')
+        self.assertIn('suite pdcm_demo: 2 results not skipped, declared at least 3',
+                      r['g.declared'][1])
+        text = LOADED.replace('    not ok 2 second', '    ok 2 second # SKIP gone')
+        r = run(text, 'kunit', LOADED_DECLARED)
+        self.assertEqual(r['g.declared'][0], 'FAIL')
 
     def test_more_cases_than_declared_pass(self):
-        r = run(LOADED, 'kunit', {'kunit': {'pdcm_demo': 2, 'kunit_load': 1}})
+        r = run(LOADED, 'kunit', {'kunit': {'pdcm_demo': 1, 'kunit_load': 1}})
         self.assertEqual(r['g.declared'][0], 'PASS')
 
     def test_module_that_never_loaded_fails(self):

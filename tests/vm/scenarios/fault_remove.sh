@@ -48,8 +48,13 @@ wait $p3; r3=$?
 check runs_returned test "$r1$r2$r3" = 000
 # 30 s for the default 48; on one vCPU each teardown competes with the
 # data of those not yet torn down (1,000 took 184 s): a quarter second
-# more for each connection past 48
-check removal_in_time test $(($(date +%s) - t0)) -lt $((30 + (N > 48 ? (N - 48) / 4 : 0)))
+# more for each connection past 48.  Under KASAN 90 s (16 took 32 s on a
+# slow 2-core host, with four other guests beside it): still below the
+# connections' own timeout T, which a removal that waited for them would
+# exceed.
+limit=$((30 + (N > 48 ? (N - 48) / 4 : 0)))
+grep -q kasan_multi_shot /proc/cmdline && limit=90
+check removal_in_time test $(($(date +%s) - t0)) -lt $limit
 kmsg "    # removal with $N connections: $(($(date +%s) - t0)) s"
 ulp_note "run "
 check pdcm_keeps_no_id wait_for pdcm_no_ids 20
