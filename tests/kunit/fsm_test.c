@@ -3430,25 +3430,34 @@ static void fsm_send_error_after_mra(struct kunit *test)
 	fsm_passive_req(f, f->peer_comm + 2, 0x112234);
 }
 
-/* A REJ where none is allowed (DREQ_RCVD, TIMEWAIT) changes nothing. */
+/*
+ * A REJ where none is allowed (DREQ_RCVD, TIMEWAIT) changes nothing.  It
+ * names both comm IDs and rejects no REQ ("other"), so it passes the
+ * sender check (nothing counted as dropped) and the state table is what
+ * refuses it.
+ */
 static void fsm_rej_wrong_state(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_active_est(f, f->peer_comm);
 	unsigned int nev, nsent;
 	struct pdcm_msg m, rej;
+	long dropped;
 
 	fsm_mk(&m, PDCM_ATTR_DREQ, id, f->peer_comm);
 	fake_rx(f, &m);
 	KUNIT_ASSERT_EQ(test, id->state, PDCM_DREQ_RCVD);
 	fsm_mk(&rej, PDCM_ATTR_REJ, id, f->peer_comm);
 	rej.rej.reason = PDCM_REJ_CONSUMER_DEFINED;
+	rej.rej.msg_rejected = PDCM_MSG_RESPONSE_OTHER;
 	nev = fsm_rec.nev;
 	nsent = f->nsent;
+	dropped = atomic_long_read(&f->port->cnt.rx_dropped);
 	fake_rx(f, &rej);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_DREQ_RCVD);
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
 	KUNIT_EXPECT_EQ(test, f->nsent, nsent);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped), dropped);
 
 	KUNIT_ASSERT_EQ(test, pdcm_send_drep(id, NULL, 0), 0);
 	KUNIT_ASSERT_EQ(test, id->state, PDCM_TIMEWAIT);
@@ -3457,6 +3466,7 @@ static void fsm_rej_wrong_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_TIMEWAIT);
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
 	KUNIT_EXPECT_EQ(test, f->nsent, nsent);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped), dropped);
 	/* TIMEWAIT still ends on its own */
 	fsm_timewait_now(id);
 	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
