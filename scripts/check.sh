@@ -257,8 +257,14 @@ pool_order() {
 }
 
 # count_all: run the queue, wait for it, then count what it ran, in order.
+# POOL_DRY=1: only list the queued jobs (what check_booted saw is real).
 count_all() {
 	local j n i
+	if [ -n "${POOL_DRY:-}" ]; then
+		for j in "${JOBQ[@]}"; do log "would run: $j"; done
+		JOBQ=() COUNT_ORDER=()
+		return
+	fi
 	rm -f "$LOGS/job-times"
 	for i in $(pool_order); do
 		j=${JOBQ[$i]}
