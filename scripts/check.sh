@@ -195,7 +195,7 @@ declare -A BOOTED=()
 check_booted() {
 	local s missing=() extra=()
 	[ -z "${VM_ONLY:-}" ] && [ "$PDCM_KERNELS" = "$PDCM_LINES" ] || return 0
-	for s in $(sed -n 's/^\([a-z][a-z0-9_]*\)[[:space:]].*/\1/p' tests/vm/expected); do
+	for s in $(python3 -c 'import sys; sys.path.insert(0, "tests/vm"); import ktap; print(*ktap.read_expected())'); do
 		[ -n "${BOOTED[$s]:-}${OUTSIDE_CHECK[$s]:-}" ] || missing+=("$s")
 	done
 	for s in "${!OUTSIDE_CHECK[@]}"; do

@@ -24,8 +24,7 @@ note rdma_client "$_out"
 check rdma_client_end_0 sh -c "echo '$_out' | grep -q 'rdma_client: end 0'"
 # what pdcm sends from here on is counted from this baseline (the echo
 # above may have taken several tries while the listeners came up)
-c=/sys/class/infiniband/rxe0/ports/1
-for f in rep rej dreq drep; do eval "base_$f=\$(cat $c/cm_rx_msgs/$f)"; done
+for f in rep rej dreq drep; do eval "base_$f=\$(cnt cm_rx_msgs/$f)"; done
 check ucmatose_client timeout 30 ucmatose -s "$VM_PEER" -p 7174
 note ucmatose "$_out"
 out=$(timeout 30 ucmatose -s "$VM_PEER" -p 7472 2>&1)
@@ -46,7 +45,7 @@ note udaddy "$_out"
 # REJ TIMEOUT above (test_drop_reqs=1); this ib_cm re-sends it (after
 # about 6 s) and the connection forms
 sleep 2
-retries0=$(cat $c/cm_tx_retries/req)
+retries0=$(cnt cm_tx_retries/req)
 t0=$(date +%s)
 check rdma_client_after_retry timeout 40 rdma_client -s "$VM_PEER" -p 7475
 note rdma_client_retry "$_out"
@@ -54,17 +53,17 @@ t=$(($(date +%s) - t0))
 kmsg "    # rdma_client -p 7475 took $t s"
 check req_was_retransmitted test "$t" -ge 3
 # one REQ dropped once: exactly one retransmission
-check req_retry_counted sh -c "[ \$(cat $c/cm_tx_retries/req) -eq $((retries0 + 1)) ]"
+check req_retry_counted cnt_is cm_tx_retries/req -eq $((retries0 + 1))
 # since the baseline: a REP for ucmatose and for the retried rdma_client,
 # exactly the two consumer REJs, and their disconnects' DREQ/DREP
-d_rep=$(($(cat $c/cm_rx_msgs/rep) - base_rep)) d_rej=$(($(cat $c/cm_rx_msgs/rej) - base_rej))
-d_dis=$(($(cat $c/cm_rx_msgs/dreq) - base_dreq + $(cat $c/cm_rx_msgs/drep) - base_drep))
+d_rep=$(($(cnt cm_rx_msgs/rep) - base_rep)) d_rej=$(($(cnt cm_rx_msgs/rej) - base_rej))
+d_dis=$(($(cnt cm_rx_msgs/dreq) - base_dreq + $(cnt cm_rx_msgs/drep) - base_drep))
 kmsg "    # since the baseline: rep=$d_rep rej=$d_rej dreq+drep=$d_dis"
 check cm_rx_rep_2 test "$d_rep" -eq 2
 check cm_rx_rej_2 test "$d_rej" -eq 2
 check cm_rx_disconnects test "$d_dis" -ge 2
 for f in req rep rtu rej dreq drep sidr_req sidr_rep; do
-	kmsg "    # cm_tx_msgs/$f=$(cat $c/cm_tx_msgs/$f) cm_rx_msgs/$f=$(cat $c/cm_rx_msgs/$f) cm_tx_retries/$f=$(cat $c/cm_tx_retries/$f)"
+	kmsg "    # cm_tx_msgs/$f=$(cnt cm_tx_msgs/$f) cm_rx_msgs/$f=$(cnt cm_rx_msgs/$f) cm_tx_retries/$f=$(cnt cm_tx_retries/$f)"
 done
 echo 0 >$T/events/ib_cma/enable
 echo 0 >$T/events/ib_mad/ib_mad_recv_done_handler/enable
