@@ -278,6 +278,16 @@ void pdcm_deliver_simple(struct pdcm_conn *conn,
 
 /* ---- timewait ------------------------------------------------------ */
 
+/**
+ * pdcm_enter_timewait() - start (or restart) the conn's TIMEWAIT timer
+ * @conn: the conn, just moved to TIMEWAIT
+ *
+ * The timer runs max(ms(local ACK timeout), 100 ms) from now and holds one
+ * reference to @conn while pending; entering again while it is pending
+ * re-arms it from now and keeps that one reference.
+ *
+ * Context: holds @conn->lock.
+ */
 void pdcm_enter_timewait(struct pdcm_conn *conn)
 	__must_hold(&conn->lock)
 {
