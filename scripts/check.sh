@@ -210,8 +210,19 @@ check_booted() {
 	fi
 }
 
+# cpu_secs <FILE: the CPU seconds (user and system) of a shell's finished
+# children, from what its `times` wrote to FILE (the second line).  `times`
+# must run in that shell itself: in a pipe or a command substitution it
+# reports a new subshell's.
+cpu_secs() {
+	awk 'NR == 2 {
+		t = 0
+		for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
+		printf "%d\n", t + 0.5 }'
+}
+
 # pool_start COST CMD...: run CMD in the background once COST slots are free;
-# its time goes to $LOGS/job-times under its key (job_key).
+# its wall and CPU seconds go to $LOGS/job-times under its key (job_key).
 pool_start() {
 	local cost=$1 pid key
 	shift
@@ -221,7 +232,13 @@ pool_start() {
 		unset "POOL_COST[$pid]"
 	done
 	key=$(job_key "$*")
-	{ local t0=$SECONDS; eval "$*"; echo "$key $((SECONDS - t0))" >>"$LOGS/job-times"; } &
+	{
+		local t0=$SECONDS tf=$LOGS/times.$BASHPID
+		eval "$*"
+		times >"$tf"
+		echo "$key $((SECONDS - t0)) $(cpu_secs <"$tf")" >>"$LOGS/job-times"
+		rm -f "$tf"
+	} &
 	POOL_COST[$!]=$cost
 	POOL_USED=$((POOL_USED + cost))
 }
@@ -248,7 +265,7 @@ pool_order() {
 	local i key
 	declare -A last=()
 	if [ -r "$JOB_TIMES" ]; then
-		while read -r key i; do last[$key]=$i; done <"$JOB_TIMES"
+		while read -r key i _; do last[$key]=$i; done <"$JOB_TIMES"
 	fi
 	for i in "${!JOBQ[@]}"; do
 		key=$(job_key "${JOBQ[$i]#* }")
