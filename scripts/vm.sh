@@ -16,6 +16,21 @@
 
 VM_MEM=${VM_MEM:-1024}
 
+# tsc_early_khz=: the host's TSC frequency (scripts/tsc-khz.c), which under
+# TCG is the guests' too, so that no guest calibrates its TSC.  A guest
+# that calibrates on a starved host can time its PIT wrong and keep a
+# clock several times too fast: "PIT calibration deviates from HPET:
+# 539921 2439655", and pdcm_fsm's 1,024 ms TIMEWAIT measured as 5.3 s.
+# Measured once per run; empty (the guests calibrate) where it cannot be.
+if [ -z "${VM_TSC_KHZ+set}" ]; then
+	VM_TSC_KHZ=
+	if mkdir -p "$PDCM_TOP/build" &&
+		gcc -O2 -o "$PDCM_TOP/build/tsc-khz.$$" "$PDCM_TOP/scripts/tsc-khz.c" 2>/dev/null; then
+		VM_TSC_KHZ=$("$PDCM_TOP/build/tsc-khz.$$") || VM_TSC_KHZ=
+		rm -f "$PDCM_TOP/build/tsc-khz.$$"
+	fi
+fi
+
 vm_run() {
 	local log=$1 kernel=$2 initrd=$3 tmo=$4 words=$5
 	shift 5
@@ -24,7 +39,7 @@ vm_run() {
 	timeout --kill-after=5 "$tmo" qemu-system-x86_64 -accel tcg -m "$VM_MEM" -smp 1 \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial "file:$log" -kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic printk.devkmsg=on no_timer_check $words" \
+		-append "console=ttyS0 panic=-1 oops=panic printk.devkmsg=on no_timer_check${VM_TSC_KHZ:+ tsc_early_khz=$VM_TSC_KHZ} $words" \
 		"${nic[@]}" </dev/null >"$log.qemu" 2>&1
 }
 
