@@ -12,24 +12,23 @@
  * Exits 1, printing nothing, on a host without an invariant TSC.
  */
 #include <cpuid.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 #include <x86intrin.h>
 
-static uint64_t ns(void)
+static unsigned long long ns(void)
 {
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC_RAW, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+	return t.tv_sec * 1000000000ull + t.tv_nsec;
 }
 
 int main(void)
 {
 	const struct timespec wait = { 0, 200 * 1000 * 1000 };
 	unsigned int a, b, c, d;
-	uint64_t t0, c0, t1, c1;
+	unsigned long long t0, c0, t1, c1;
 
 	/* CPUID 0x80000007 EDX bit 8: the TSC runs at a constant rate */
 	if (!__get_cpuid(0x80000007, &a, &b, &c, &d) || !(d & (1u << 8)))
@@ -41,6 +40,6 @@ int main(void)
 	c1 = __rdtsc();
 	if (t1 <= t0 || c1 <= c0)
 		return 1;
-	printf("%llu\n", (unsigned long long)((c1 - c0) * 1000000 / (t1 - t0)));
+	printf("%llu\n", (c1 - c0) * 1000000 / (t1 - t0));
 	return 0;
 }
