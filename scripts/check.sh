@@ -398,7 +398,7 @@ check_style() {
 check_kunit() {
 	local line=${1:-6.1} p kdir
 	p=$(line_prefix "$line")
-	local initrd=$PDCM_TOP/build/${p}kunit.cpio.gz
+	local initrd=$PDCM_TOP/build/${p}kunit.cpio
 	kdir=$(scripts/kunit-kernel.sh "$line") || { record FAIL "kernel.${p}kunit"; return; }
 	build_pdcm "${p}kunit" "$kdir" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
 		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_KUNIT_TEST=m \
@@ -444,7 +444,7 @@ kunit_scenarios_6_12() {
 check_vm() {
 	local line=${1:-6.1} p stock kver
 	p=$(line_prefix "$line")
-	local initrd=$PDCM_TOP/build/${p}stock.cpio.gz
+	local initrd=$PDCM_TOP/build/${p}stock.cpio
 	stock=$(scripts/stock-kernel.sh "$line") || { record FAIL "kernel.${p}stock"; return; }
 	kver=$(cat "$stock/kver")
 	# sparse (with endian checks) runs in this build: a report is a
@@ -612,10 +612,10 @@ check_dkms() {
 }
 
 dkms_job() {	# dkms_job STOCK PREFIX
-	rm -f "$LOGS/${2}stock_dkms.result" "build/${2}dkms.cpio.gz"
+	rm -f "$LOGS/${2}stock_dkms.result" "build/${2}dkms.cpio"
 	PDCM_TAG=$2 scripts/install.sh check "$1" >"$LOGS/${2}dkms.out" 2>&1
-	[ -f "build/${2}dkms.cpio.gz" ] &&
-		VM_MEM=512 guest_boot "${2}stock_dkms" "$1/vmlinux" "build/${2}dkms.cpio.gz" 300 \
+	[ -f "build/${2}dkms.cpio" ] &&
+		VM_MEM=512 guest_boot "${2}stock_dkms" "$1/vmlinux" "build/${2}dkms.cpio" 300 \
 			"pdcmvm.scenario=dkms"
 }
 

@@ -3,7 +3,7 @@
 #
 # Host side of the packaging checks (check.sh dkms; Documentation/install.rst).
 #   install.sh check STOCK_DIR    everything below, as "PASS x"/"FAIL x" lines,
-#                                 leaving build/dkms.cpio.gz for the dkms guest
+#                                 leaving build/dkms.cpio for the dkms guest
 #   install.sh dkms KDIR ROOT     DKMS add/build/install of this tree against
 #                                 KDIR, into ROOT/lib/modules/<kver>/ only
 #
@@ -194,18 +194,18 @@ dkms_initramfs() {
 	rm -rf "$e" "$o"
 	mkdir -p "$e" "$o/usr/lib/modules" "$o/opt/kmod" "$o/usr/lib/x86_64-linux-gnu" \
 		"$o/pdcm/etc/modprobe.d"
-	scripts/initramfs.sh stock "$stock" "$e" "$OUT/base.cpio.gz" || return
+	scripts/initramfs.sh stock "$stock" "$e" "$OUT/base.cpio" || return
 	cp -a "$root/lib/modules/$kver" "$o/usr/lib/modules/"
 	cp /bin/kmod "$o/opt/kmod/kmod"
 	for a in depmod modprobe modinfo lsmod rmmod insmod; do ln -s kmod "$o/opt/kmod/$a"; done
 	local have
-	have=$(zcat "$OUT/base.cpio.gz" | cpio -t --quiet)
+	have=$(cpio -t --quiet <"$OUT/base.cpio")
 	for l in $(ldd /bin/kmod | awk '$3 ~ /^\// {print $3}'); do
 		echo "$have" | grep -qx "usr/lib/x86_64-linux-gnu/${l##*/}" ||
 			cp -L "$l" "$o/usr/lib/x86_64-linux-gnu/"
 	done
 	cp etc/modprobe.d/pdcm.conf "$o/pdcm/etc/modprobe.d/"
-	{ cat "$OUT/base.cpio.gz"; (cd "$o" && find . | cpio -o -H newc --quiet | gzip -1); } >"$out"
+	{ cat "$OUT/base.cpio"; (cd "$o" && find . | cpio -o -H newc --quiet); } >"$out"
 }
 
 check() {
@@ -213,7 +213,7 @@ check() {
 	kver=$(cat "$stock/kver")
 	kdir=/usr/src/linux-headers-$kver
 	IBCM_STOCK=kernel/drivers/infiniband/core/ib_cm.ko$(kosuffix "$kdir")
-	rm -f "$PDCM_TOP/build/${TAG}dkms.cpio.gz"
+	rm -f "$PDCM_TOP/build/${TAG}dkms.cpio"
 	make_install "$kdir" "$kver"
 
 	local before log=$LOGS/${TAG}dkms.log root=$OUT/root
@@ -250,7 +250,7 @@ check() {
 		fail dkms.host_module_tree_untouched "$log"
 	fi
 	result initramfs.dkms "$LOGS/${TAG}dkms-initramfs.log" \
-		dkms_initramfs "$stock" "$root" "$PDCM_TOP/build/${TAG}dkms.cpio.gz"
+		dkms_initramfs "$stock" "$root" "$PDCM_TOP/build/${TAG}dkms.cpio"
 }
 
 case ${1:-} in
