@@ -290,6 +290,9 @@ count_all() {
 	wait
 	# this run's times replace those of the same jobs
 	if [ -s "$LOGS/job-times" ]; then
+		awk '{ n++; w += $2; c += $3 }
+			END { printf "pdcm: pool: %d jobs, %d job-seconds, %d CPU seconds\n", n, w, c }' \
+			"$LOGS/job-times" >&2
 		mkdir -p "$PDCM_CACHE"
 		{ cat "$LOGS/job-times"; cat "$JOB_TIMES" 2>/dev/null || true; } |
 			awk '!seen[$1]++' >"$JOB_TIMES.new" && mv "$JOB_TIMES.new" "$JOB_TIMES"
@@ -671,7 +674,8 @@ fuzz) export VM_ONLY=${VM_ONLY:-'^(kunit_)?hostile_(fuzz|flood)_'} FUZZ_MADS=${F
 *) die "usage: check.sh all|kunit|vm|dkms|uml|style|fuzz" ;;
 esac
 timed count_all
-log "total $((SECONDS - t0)) s; logs in $LOGS"
+times >"$LOGS/times.total"
+log "total $((SECONDS - t0)) s, $(cpu_secs <"$LOGS/times.total") CPU seconds; logs in $LOGS"
 line_summary
 echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 [ "$FAILED" -eq 0 ]
