@@ -676,6 +676,7 @@ esac
 timed count_all
 times >"$LOGS/times.total"
 log "total $((SECONDS - t0)) s, $(cpu_secs <"$LOGS/times.total") CPU seconds; logs in $LOGS"
+rm -f "$LOGS/times.total"
 line_summary
 echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 [ "$FAILED" -eq 0 ]
