@@ -287,6 +287,7 @@ void pdcm_deliver_simple(struct pdcm_conn *conn,
  * re-arms it from now and keeps that one reference.
  *
  * Context: holds @conn->lock.
+ * Return: nothing.
  */
 void pdcm_enter_timewait(struct pdcm_conn *conn)
 	__must_hold(&conn->lock)
@@ -550,6 +551,7 @@ void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem)
  * (return non-zero from it instead; see pdcm_handler).
  *
  * Context: process context; sleeps.
+ * Return: nothing.
  */
 void pdcm_destroy_id(struct pdcm_id *id)
 {

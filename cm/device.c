@@ -44,6 +44,7 @@ static struct ib_client pdcm_client;
  * @nports: ports from rdma_start_port(@ibdev) on
  *
  * Context: any.
+ * Return: nothing.
  */
 void pdcm_device_init(struct pdcm_device *dev, struct ib_device *ibdev,
 		      u32 nports)
@@ -94,6 +95,7 @@ static void pdcm_device_free(struct kref *ref)
  * @dev: the device
  *
  * Context: any.
+ * Return: nothing.
  */
 void pdcm_device_put(struct pdcm_device *dev)
 {

@@ -267,6 +267,7 @@ void pdcm_drep_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
  *	that ended its retries (IB_WC_RESP_TIMEOUT_ERR: no answer)
  *
  * Context: any (MAD send completion).
+ * Return: nothing.
  */
 void pdcm_cm_send_done(struct pdcm_conn *conn, struct ib_mad_send_buf *msg,
 		       enum ib_wc_status status)

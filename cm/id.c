@@ -250,6 +250,7 @@ EXPORT_SYMBOL_IF_KUNIT(pdcm_conn_get_by_local_id);
  * @conn: a conn the caller holds a reference to
  *
  * Context: any.
+ * Return: nothing.
  */
 void pdcm_conn_get(struct pdcm_conn *conn)
 {
@@ -265,6 +266,7 @@ EXPORT_SYMBOL_IF_KUNIT(pdcm_conn_get);
  * frees the conn from process context.
  *
  * Context: any.
+ * Return: nothing.
  */
 void pdcm_conn_put(struct pdcm_conn *conn)
 {

@@ -334,6 +334,7 @@ EXPORT_SYMBOL_NS_GPL(pdcm_backlog_create, PDCM);
  * @group: the group, or NULL
  *
  * Context: Any context.
+ * Return: nothing.
  */
 void pdcm_backlog_put(struct pdcm_backlog *group)
 {
@@ -405,6 +406,7 @@ static int pdcm_listen_key(struct pdcm_key *mask, struct pdcm_key *val,
  * @l: a listen the caller already holds a reference on
  *
  * Context: Any context.
+ * Return: nothing.
  */
 void pdcm_listen_get(struct pdcm_listen *l)
 {
@@ -421,6 +423,7 @@ EXPORT_SYMBOL_PDCM_TESTS(pdcm_listen_get);
  * grace period.
  *
  * Context: Any context the release callback allows.
+ * Return: nothing.
  */
 void pdcm_listen_put(struct pdcm_listen *l)
 {
@@ -507,6 +510,7 @@ EXPORT_SYMBOL_PDCM_TESTS(pdcm_listen_admit);
  * @l: the listen
  *
  * Context: Any context.
+ * Return: nothing.
  */
 void pdcm_listen_retire(struct pdcm_listen *l)
 {
@@ -521,6 +525,7 @@ EXPORT_SYMBOL_PDCM_TESTS(pdcm_listen_retire);
  *
  * Context: Any context; the caller holds a reference on @l.  The counters
  * are read one by one, not as an atomic snapshot.
+ * Return: nothing.
  */
 void pdcm_listen_get_stats(const struct pdcm_listen *l,
 			   struct pdcm_listen_stats *stats)
@@ -710,6 +715,7 @@ EXPORT_SYMBOL_PDCM_TESTS(pdcm_ltab_create);
  * @limit: the new default, at least 1; listens inserted later use it
  *
  * Context: Process context; takes and releases the table mutex.
+ * Return: nothing.
  */
 void pdcm_ltab_set_default_backlog(struct pdcm_ltab *t, unsigned int limit)
 {
@@ -728,6 +734,7 @@ EXPORT_SYMBOL_PDCM_TESTS(pdcm_ltab_set_default_backlog);
  * other call on @t may run concurrently or follow.
  *
  * Context: Process context; sleeps for an RCU grace period.
+ * Return: nothing.
  */
 void pdcm_ltab_destroy(struct pdcm_ltab *t)
 {
@@ -876,6 +883,7 @@ EXPORT_SYMBOL_PDCM_TESTS(pdcm_ltab_insert);
  * no-op with a warning.
  *
  * Context: Process context; takes and releases the table mutex; may sleep.
+ * Return: nothing.
  */
 void pdcm_ltab_remove(struct pdcm_ltab *t, struct pdcm_listen *l)
 {
@@ -1014,6 +1022,7 @@ static void pdcm_show_pdata(struct seq_file *m, struct pdcm_listen *l)
  * compared, the counters and the backlog.
  *
  * Context: Process context; takes and releases the table mutex.
+ * Return: nothing.
  */
 void pdcm_ltab_show(struct seq_file *m, struct pdcm_ltab *t)
 {

@@ -583,6 +583,7 @@ static bool pdcm_test_drop(u16 attr_id)
  * comm ID.  Only then is a work item queued.
  *
  * Context: process context (MAD receive handler); does not sleep.
+ * Return: nothing.
  */
 void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 {

@@ -139,6 +139,7 @@ EXPORT_SYMBOL(ib_create_cm_id);
  *
  * Context: process context; sleeps.  From any handler but @cm_id's own
  * (return non-zero from that instead).
+ * Return: nothing.
  */
 void ib_destroy_cm_id(struct ib_cm_id *cm_id)
 {

@@ -402,6 +402,7 @@ EXPORT_SYMBOL_NS_GPL(pdcm_dat_ia_open, PDCM_DAT);
  * is free again.
  *
  * Context: process context; sleeps.  Not from an upcall.
+ * Return: nothing.
  */
 void pdcm_dat_ia_flush(struct pdcm_dat_ia *ia)
 {
@@ -414,6 +415,7 @@ EXPORT_SYMBOL_NS_GPL(pdcm_dat_ia_flush, PDCM_DAT);
  * @ia: the IA, or NULL; its PSPs, unused RSPs and EPs must be freed
  *
  * Context: process context; sleeps.  Not from an upcall.
+ * Return: nothing.
  */
 void pdcm_dat_ia_close(struct pdcm_dat_ia *ia)
 {
@@ -517,6 +519,7 @@ EXPORT_SYMBOL_NS_GPL(pdcm_dat_psp_create, PDCM_DAT);
  * CRs it reported stay valid.
  *
  * Context: process context; sleeps.  Not from an upcall.
+ * Return: nothing.
  */
 void pdcm_dat_psp_free(struct pdcm_dat_sp *psp)
 {
@@ -554,6 +557,7 @@ EXPORT_SYMBOL_NS_GPL(pdcm_dat_rsp_create, PDCM_DAT);
  * If a CR is being reported right now, the RSP goes with it instead.
  *
  * Context: process context; sleeps.  Not from an upcall.
+ * Return: nothing.
  */
 void pdcm_dat_rsp_free(struct pdcm_dat_sp *rsp)
 {
@@ -839,6 +843,7 @@ EXPORT_SYMBOL_NS_GPL(pdcm_dat_ep_disconnect, PDCM_DAT);
  *
  * Context: process context; sleeps.  Or an upcall of @ep (its connection
  * goes when the upcall returns).
+ * Return: nothing.
  */
 void pdcm_dat_ep_free(struct pdcm_dat_ep *ep)
 {

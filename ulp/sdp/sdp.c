@@ -343,6 +343,7 @@ EXPORT_SYMBOL_NS_GPL(pdcm_sdp_listen, PDCM_SDP);
  * returns.
  *
  * Context: process context; sleeps.  Not from an SDP handler.
+ * Return: nothing.
  */
 void pdcm_sdp_listener_destroy(struct pdcm_sdp_listener *l)
 {
@@ -511,6 +512,7 @@ EXPORT_SYMBOL_NS_GPL(pdcm_sdp_accept, PDCM_SDP);
  *
  * Context: process context; sleeps (not in a handler).  Or the
  * connection's own handler.
+ * Return: nothing.
  */
 void pdcm_sdp_close(struct pdcm_sdp_conn *conn)
 {
@@ -635,6 +637,7 @@ EXPORT_SYMBOL_NS_GPL(pdcm_sdp_context, PDCM_SDP);
  * @context: the new pointer
  *
  * Context: Any context; the caller serializes with its own handler.
+ * Return: nothing.
  */
 void pdcm_sdp_set_context(struct pdcm_sdp_conn *conn, void *context)
 {
@@ -647,6 +650,7 @@ EXPORT_SYMBOL_NS_GPL(pdcm_sdp_set_context, PDCM_SDP);
  * @stats: filled in
  *
  * Context: Any context.
+ * Return: nothing.
  */
 void pdcm_sdp_get_stats(struct pdcm_sdp_stats *stats)
 {
