@@ -175,7 +175,8 @@ COUNT_ORDER=()
 queue_job() {
 	local w
 	for w in "${@:2}"; do
-		[[ $w =~ pdcmvm\.scenario=([^[:space:]]+) ]] && BOOTED[${BASH_REMATCH[1]}]=1
+		[[ $w =~ pdcmvm\.scenario=([^[:space:]]+) ]] || continue
+		for w in ${BASH_REMATCH[1]//+/ }; do BOOTED[$w]=1; done
 	done
 	JOBQ+=("$1 VM_MEM=$VM_MEM $(printf '%q ' "${@:2}")")
 }
@@ -320,6 +321,30 @@ guests() {
 	done
 }
 
+# group_guest NAME KERNEL INITRD TIMEOUT "WORDS" PREFIX SCENARIO...: queue
+# one guest NAME that runs the scenarios in turn (pdcmvm.scenario=A+B+...;
+# tests/vm/init resets the guest between two), with TIMEOUT for each.
+# One boot instead of one per scenario: a stock boot costs about 6 CPU
+# seconds under TCG, a KASAN one 14 (Documentation/testing.rst).  WORDS
+# carry the scenarios' own options (each reads its own pdcmvm.* words).
+# VM_ONLY matching PREFIX+SCENARIO (stock_ulp_rc) and not NAME boots that
+# scenario alone, under that name, for a quick loop on it.
+group_guest() {
+	local name=$1 k=$2 i=$3 t=$4 w=$5 p=$6 s scen=
+	shift 6
+	if ! vm_only "$name"; then
+		for s; do
+			vm_only "$p$s" || continue
+			queue_job 1 guest_boot "$p$s" "$k" "$i" "$t" "${w:+$w }pdcmvm.scenario=$s"
+			COUNT_ORDER+=("$p$s")
+		done
+		return
+	fi
+	for s; do scen=${scen:+$scen+}$s; done
+	queue_job 1 guest_boot "$name" "$k" "$i" $((t * $#)) "${w:+$w }pdcmvm.scenario=$scen"
+	COUNT_ORDER+=("$name")
+}
+
 # pair_boot A_NAME A_WORDS B_NAME B_WORDS TIMEOUT PORT KERNEL INITRD
 # [B_KERNEL B_INITRD B_MEM]: two guests joined by a 127.0.0.1 dgram link on
 # PORT (A is 10.0.0.1, B is 10.0.0.2), booted at once; B may boot another
@@ -345,14 +370,36 @@ pairs() {
 	shift 2
 	[ -n "${PAIR_B:-}" ] && IFS='|' read -r bk bi bw bm <<<"$PAIR_B"
 	for spec in "$@"; do
-		IFS='|' read -r a b t <<<"$spec"
-		an=${PAIR_PREFIX:-}$a bn=${PAIR_PREFIX:-}$b
+		IFS='|' read -r a b t na nb <<<"$spec"
+		an=${PAIR_PREFIX:-}${na:-$a} bn=${PAIR_PREFIX:-}${nb:-$b}
 		vm_only "$an" || vm_only "$bn" || continue
 		PAIR_PORT=$((PAIR_PORT + 2))
 		queue_job 2 pair_boot "$an" "${PAIR_A_WORDS:+$PAIR_A_WORDS }pdcmvm.scenario=$a" "$bn" \
 			"${bw:+$bw }pdcmvm.scenario=$b" "$t" "$PAIR_PORT" "$k" "$i" $bk $bi $bm
 		COUNT_ORDER+=("$an" "$bn")
 	done
+}
+
+# pair_group KERNEL INITRD A_NAME B_NAME "A|B|TIMEOUT"...: one pair of
+# guests, A_NAME and B_NAME (PAIR_PREFIX in front), that runs the pairs'
+# scenarios in turn, A's side of each on A and B's on B (tests/vm/init:
+# a barrier, then a reset, between two), within the sum of their
+# TIMEOUTs.  Two boots instead of two per pair.  PAIR_B and PAIR_A_WORDS
+# as for pairs (each scenario reads its own pdcmvm.* words).  VM_ONLY
+# matching one pair's own names (interop_tx_pdcm) and not the group's
+# boots that pair alone, as before.
+pair_group() {
+	local k=$1 i=$2 an=$3 bn=$4 spec a b t sa= sb= st=0
+	shift 4
+	if ! vm_only "${PAIR_PREFIX:-}$an" && ! vm_only "${PAIR_PREFIX:-}$bn"; then
+		pairs "$k" "$i" "$@"
+		return
+	fi
+	for spec; do
+		IFS='|' read -r a b t <<<"$spec"
+		sa=${sa:+$sa+}$a sb=${sb:+$sb+}$b st=$((st + t))
+	done
+	pairs "$k" "$i" "$sa|$sb|$st|$an|$bn"
 }
 
 # The harness checks itself first: its KTAP reader must fail broken guests.
@@ -384,7 +431,7 @@ check_host() {
 # check_style [GATE]: all of them but GATE (check_vm's build runs sparse).
 check_style() {
 	local g
-	for g in checkpatch sparse spdx kerneldoc; do
+	for g in checkpatch sparse spdx copts kerneldoc; do
 		[ "$g" = "${1:-}" ] && continue
 		record_lines style. < <(scripts/style.sh $g 2>&1)
 	done
@@ -426,13 +473,13 @@ kunit_scenarios_6_1() {
 	KUNIT_B="$bz|$initrd|$dbg|1024"	# check_vm's pairs with pdcm on this kernel
 	# the suites, then the module and connection scenarios under KASAN,
 	# lockdep and panic_on_warn
-	local s specs=("kunit|$dbg pdcmvm.scenario=kunit" "kunit_module|$dbg pdcmvm.scenario=module")
-	for s in ulp_rc ulp_sidr ulp_rej ulp_leak ulp_rping shim_sdp shim_kdapl fault_remove ibcm_loop; do
-		specs+=("kunit_$s|$dbg pdcmvm.scenario=$s")
-	done
+	# (the short ones two guests of several scenarios each)
+	group_guest kunit_ulp "$bz" "$initrd" 600 "$dbg" kunit_ module ulp_rc ulp_sidr ulp_rej ulp_leak
+	group_guest kunit_shims "$bz" "$initrd" 600 "$dbg" kunit_ ulp_rping shim_sdp shim_kdapl ibcm_loop
 	# allocation-failure sweeps, with kmemleak (Documentation/robustness.rst)
-	specs+=("kunit_faults|$dbg kmemleak=on pdcmvm.scenario=faults")
-	guests "$bz" "$initrd" 600 "${specs[@]}"
+	guests "$bz" "$initrd" 600 "kunit|$dbg pdcmvm.scenario=kunit" \
+		"kunit_fault_remove|$dbg pdcmvm.scenario=fault_remove" \
+		"kunit_faults|$dbg kmemleak=on pdcmvm.scenario=faults"
 }
 
 # The 6.12 KUnit kernel's guests: the suites (the same pdcm_kunit.ko,
@@ -478,59 +525,54 @@ vm_scenarios_6_1() {
 	# (test_drop, each retransmitted by one CM or the other); the shims
 	# between guests (Documentation/shims.rst): SDP between two pdcm
 	# guests, kDAPL against rdma_client and rdma_server
-	VM_MEM=512 pairs "$stock/vmlinux" "$initrd" \
+	# (each group of pairs one pair of guests, pair_group)
+	VM_MEM=512 pair_group "$stock/vmlinux" "$initrd" interop_peer interop_pdcm \
 		"mad_rx_peer|mad_rx_pdcm|120" \
 		"interop_rx_peer|interop_rx_pdcm|150" \
 		"interop_tx_peer|interop_tx_pdcm|150" \
-		"interop_demux_peer|interop_demux_pdcm|180" \
+		"interop_demux_peer|interop_demux_pdcm|180"
+	VM_MEM=512 pair_group "$stock/vmlinux" "$initrd" interop2_peer interop2_pdcm \
 		"shim_sdp_pair_a|shim_sdp_pair_b|150" \
 		"shim_kdapl_peer|shim_kdapl_pdcm|150" \
 		"interop_rping_peer|interop_rping_pdcm|150" \
 		"interop_drop_peer|interop_drop_pdcm|180"
-	# the richest of them again with B on the KUnit kernel: pdcm under
-	# KASAN, lockdep and panic_on_warn against the stock CM's traffic
-	[ -n "${KUNIT_B:-}" ] && PAIR_B=$KUNIT_B PAIR_PREFIX=kunit_ VM_MEM=512 \
-		pairs "$stock/vmlinux" "$initrd" \
-		"interop_rx_peer|interop_rx_pdcm|240" \
-		"interop_demux_peer|interop_demux_pdcm|240"
 	# the hostile CM peer (tests/hostile) against pdcm: forged messages,
 	# a REQ flood, stale-QPN storms, crossed DREQs, REJ-then-reuse
-	# (Documentation/robustness.rst); the fuzzer with B on the KUnit
-	# kernel (KASAN, lockdep, panic_on_warn), 20,000 MADs here, 10^6 in
-	# `make fuzz`
-	VM_MEM=512 pairs "$stock/vmlinux" "$initrd" \
+	# (Documentation/robustness.rst)
+	VM_MEM=512 PAIR_A_WORDS="pdcmvm.flood=${FLOOD_REQS:-3000}" \
+		pair_group "$stock/vmlinux" "$initrd" hostile_peer hostile_pdcm \
 		"hostile_forge_peer|hostile_forge_pdcm|240" \
 		"hostile_storm_peer|hostile_storm_pdcm|240" \
-		"hostile_teardown_peer|hostile_teardown_pdcm|240"
-	VM_MEM=512 PAIR_A_WORDS="pdcmvm.flood=${FLOOD_REQS:-3000}" \
-		pairs "$stock/vmlinux" "$initrd" \
+		"hostile_teardown_peer|hostile_teardown_pdcm|240" \
 		"hostile_flood_peer|hostile_flood_pdcm|${FLOOD_TIMEOUT:-300}"
+	# with B on the KUnit kernel (pdcm under KASAN, lockdep and
+	# panic_on_warn): the richest interop pairs against the stock CM's
+	# traffic, the fuzzer (20,000 MADs here, 10^6 in `make fuzz`), and the
+	# drop-in on the host side of NVMe over RDMA (ibcm_vm)
 	# (`check.sh vm` alone has no KUnit kernel: B runs the stock one)
-	if [ -n "${KUNIT_B:-}" ]; then
-		PAIR_B=$KUNIT_B PAIR_PREFIX=kunit_ VM_MEM=512 \
-			PAIR_A_WORDS="pdcmvm.fuzz=${FUZZ_MADS:-20000}" \
-			pairs "$stock/vmlinux" "$initrd" \
-			"hostile_fuzz_peer|hostile_fuzz_pdcm|${FUZZ_TIMEOUT:-300}"
-	else
-		VM_MEM=512 PAIR_A_WORDS="pdcmvm.fuzz=${FUZZ_MADS:-20000}" \
-			pairs "$stock/vmlinux" "$initrd" \
-			"hostile_fuzz_peer|hostile_fuzz_pdcm|${FUZZ_TIMEOUT:-300}"
-	fi
-	# one guest each: the module, its parameters, and pdcm on both ends of
-	# rxe loopback through the test ULP's real QPs
-	local s specs=("stock_module|pdcmvm.scenario=module" "stock_params|pdcmvm.scenario=params")
-	for s in ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_rping ulp_demo trace shim_sdp shim_kdapl fault_remove; do
-		specs+=("stock_$s|pdcmvm.scenario=$s")
-	done
+	PAIR_B=${KUNIT_B:-} PAIR_PREFIX=${KUNIT_B:+kunit_} VM_MEM=768 \
+		PAIR_A_WORDS="pdcmvm.fuzz=${FUZZ_MADS:-20000}" \
+		pair_group "$stock/vmlinux" "$initrd" pairs_peer pairs_pdcm \
+		"interop_rx_peer|interop_rx_pdcm|240" \
+		"interop_demux_peer|interop_demux_pdcm|240" \
+		"hostile_fuzz_peer|hostile_fuzz_pdcm|${FUZZ_TIMEOUT:-300}" \
+		"ibcm_nvme_tgt_peer|ibcm_nvme_host_pdcm|420"
+	# single-guest scenarios, three guests that run several each: the
+	# module, its parameters, and pdcm on both ends of rxe loopback through
+	# the test ULP's real QPs; a smoke of `make bench-conn`
+	# (Documentation/performance.rst: 100 cmtime connections on each CM)
+	# and of `make bench`'s REQ dispatch (10 per-IP listeners on each
+	# stack); the shims and the ib_cm drop-in on one guest
+	local w="pdcmvm.bench_n=100 pdcmvm.bench_cms=stock,pdcm pdcmvm.demux_n=1,10 pdcmvm.demux_reqs=10"
+	VM_MEM=512 group_guest stock_base "$stock/vmlinux" "$initrd" 300 "$w" stock_ \
+		module params trace ulp_demo bench_conn bench_demux
+	VM_MEM=512 group_guest stock_ulp "$stock/vmlinux" "$initrd" 300 "" stock_ \
+		ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_rping
+	VM_MEM=512 group_guest stock_shims "$stock/vmlinux" "$initrd" 300 "" stock_ \
+		shim_sdp shim_kdapl fault_remove ibcm_loop
 	# FAULT_N=N: fault_remove with N connections moving data (default 48)
 	[ -n "${FAULT_N:-}" ] && VM_MEM=2048 guests "$stock/vmlinux" "$initrd" $((600 + 2 * FAULT_N)) \
 		"stock_fault_remove_$FAULT_N|pdcmvm.scenario=fault_remove pdcmvm.fault_n=$FAULT_N"
-	# a smoke of `make bench-conn` (Documentation/performance.rst): 100
-	# cmtime connections on each CM, about 30 s of guest time
-	specs+=("stock_bench_conn|pdcmvm.scenario=bench_conn pdcmvm.bench_n=100 pdcmvm.bench_cms=stock,pdcm")
-	# and of `make bench`'s REQ dispatch: 10 per-IP listeners on each stack
-	specs+=("stock_bench_demux|pdcmvm.scenario=bench_demux pdcmvm.demux_n=1,10 pdcmvm.demux_reqs=10")
-	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 300 "${specs[@]}"
 	# more connections than the HCA has address handles (rxe: 32,767):
 	# 17,000 held at once pdcm-to-pdcm, 34,000 ids (Documentation/design.rst,
 	# "Address handles"), in about a minute (505 s on a slow host with four
@@ -553,48 +595,44 @@ K612_PAIRS=(
 	"shim_kdapl_peer|shim_kdapl_pdcm|150"
 	"interop_rping_peer|interop_rping_pdcm|150"
 )
-K612_SCENARIOS=(module ulp_rc ulp_demux shim_sdp shim_kdapl)
+K612_SCENARIOS=(module ulp_rc ulp_demux shim_sdp shim_kdapl ibcm_loop)
 
 vm_scenarios_6_12() {
-	# the in-tree CM of 6.12 against pdcm on 6.12
-	PAIR_PREFIX=k612_ VM_MEM=512 pairs "$stock/vmlinux" "$initrd" "${K612_PAIRS[@]}"
+	# the in-tree CM of 6.12 against pdcm on 6.12 (two pairs of guests)
+	PAIR_PREFIX=k612_ VM_MEM=512 pair_group "$stock/vmlinux" "$initrd" interop_peer interop_pdcm \
+		"${K612_PAIRS[@]:0:4}"
+	PAIR_PREFIX=k612_ VM_MEM=512 pair_group "$stock/vmlinux" "$initrd" interop2_peer interop2_pdcm \
+		"${K612_PAIRS[@]:4}"
 	# across versions: the 6.12 stock CM (A) against pdcm on 6.1 (B)
 	[ -n "${STOCK_BOOT[6.1]:-}" ] && PAIR_B="${STOCK_BOOT[6.1]}||512" PAIR_PREFIX=cross_ \
 		VM_MEM=512 pairs "$stock/vmlinux" "$initrd" "interop_rx_peer|interop_rx_pdcm|180"
-	local s specs=()
-	for s in "${K612_SCENARIOS[@]}"; do
-		specs+=("k612_stock_$s|pdcmvm.scenario=$s")
-	done
-	VM_MEM=512 guests "$stock/vmlinux" "$initrd" 300 "${specs[@]}"
+	VM_MEM=512 group_guest k612_stock_group "$stock/vmlinux" "$initrd" 300 "" k612_stock_ \
+		"${K612_SCENARIOS[@]}"
 	ibcm_vm "$stock/vmlinux" "$initrd" k612_
 }
 
 # --- ib_cm drop-in guests (Documentation/ibcm.rst) -------------------------
 # Debian's own rdma_cm, rdma_ucm and rdma-core tools on compat/ib_cm.ko:
-# one guest on rxe loopback; a pair against the stock CM (A stock, B the
-# drop-in) and a pair of drop-in guests, each running every tool both ways.
+# a pair against the stock CM (A stock, B the drop-in) and a pair of
+# drop-in guests, each running every tool both ways.  (The one on rxe
+# loopback, ibcm_loop, runs in stock_shims and k612_stock_group.)
 ibcm_vm() {
 	local k=$1 i=$2 p=${3:-}
-	VM_MEM=512 guests "$k" "$i" 240 "${p}stock_ibcm_loop|pdcmvm.scenario=ibcm_loop"
-	PAIR_PREFIX=$p VM_MEM=512 pairs "$k" "$i" "ibcm_peer|ibcm_pdcm|300"
-	# NVMe over Fabrics (RDMA) through the kernel's nvmet-rdma / nvme-rdma
-	# on rdma_cm: the drop-in on the target side, then on the host side
-	PAIR_PREFIX=$p VM_MEM=768 pairs "$k" "$i" \
-		"ibcm_nvme_host_peer|ibcm_nvme_tgt_pdcm|300" \
-		"ibcm_nvme_tgt_peer|ibcm_nvme_host_pdcm|300"
-	# 6.12 runs the above (issue 14); 6.1 also coexistence with native
-	# listens, two drop-in guests, and the drop-in's guest on the KUnit
-	# kernel (its own rdma_cm, rdma_ucm, nvmet-rdma and nvme-rdma, under
-	# KASAN, lockdep and panic_on_warn) against the stock CM
+	# the tools pair; NVMe over Fabrics (RDMA) through the kernel's
+	# nvmet-rdma / nvme-rdma on rdma_cm: the drop-in on the target side,
+	# then on the host side (6.12 runs these, issue 14); on 6.1 also
+	# coexistence with native listens
+	local specs=("ibcm_peer|ibcm_pdcm|300" "ibcm_nvme_host_peer|ibcm_nvme_tgt_pdcm|300"
+		"ibcm_nvme_tgt_peer|ibcm_nvme_host_pdcm|300")
+	[ -n "$p" ] || specs+=("ibcm_coexist_peer|ibcm_coexist_pdcm|200")
+	PAIR_PREFIX=$p VM_MEM=768 pair_group "$k" "$i" ibcm_group_peer ibcm_group_pdcm "${specs[@]}"
 	[ -z "$p" ] || return 0
-	VM_MEM=512 pairs "$k" "$i" "ibcm_coexist_peer|ibcm_coexist_pdcm|200"
+	# two drop-in guests (its A side is pdcm too)
 	PAIR_PREFIX=pp_ VM_MEM=512 pairs "$k" "$i" "ibcm_pdcm_a|ibcm_pdcm|300"
-	[ -n "${KUNIT_B:-}" ] || return 0
-	# (not the target side: there lockdep reports nvmet's own circular
+	# (the KUnit kernel's drop-in guest, B of kunit_pairs_*, is not on the
+	# target side: there lockdep reports nvmet's own circular
 	# dependency, nvmet_config_sem against rdma_cm's handler_mutex, and
-	# not the tools pair: KASAN reports rxe under rstream; ibcm.rst)
-	PAIR_B=$KUNIT_B PAIR_PREFIX=kunit_ VM_MEM=768 pairs "$k" "$i" \
-		"ibcm_nvme_tgt_peer|ibcm_nvme_host_pdcm|420"
+	# not in the tools pair: KASAN reports rxe under rstream; ibcm.rst)
 }
 # --- end ib_cm drop-in guests ----------------------------------------------
 

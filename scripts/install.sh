@@ -144,18 +144,29 @@ dkms_exclusive() {
 
 # make install into a staging root, from a copy of the tree that first had
 # a development build (test ULP included): only production modules land.
+# The copy is build/<tag>stock, the one check.sh's stock build (W=1, the
+# same CONFIG_IB_PDCM* set as the Makefile's, sparse) has just built:
+# sources synced again, objects kept, so the development build below
+# recompiles only what changed since (nothing, in a make check) instead
+# of all of it.  make install's production set then compiles nothing
+# either: the objects' command lines do not depend on which modules are
+# chosen (Kbuild's pdcm-c-opts), so long as W=1 is on both, and it only
+# links and installs.  Its modules.order must still name no test module.
 make_install() {
 	local kdir=$1 kver=$2 log=$LOGS/${TAG}install-make.log x
-	local t=$PDCM_TOP/build/${TAG}install-tree s=$PDCM_TOP/build/${TAG}install-root
+	local t=$PDCM_TOP/build/${TAG}stock s=$PDCM_TOP/build/${TAG}install-root
 	x=$(kosuffix "$kdir")
 	rm -rf "$s"
 	mkdir -p "$t"
-	rsync -a --delete --exclude /build --exclude /.git "$PDCM_TOP/" "$t/"
+	rsync -a --delete --exclude /build --exclude /.git \
+		--exclude '*.o' --exclude '*.ko' --exclude '*.mod' --exclude '*.mod.c' \
+		--exclude '.*.cmd' --exclude modules.order --exclude Module.symvers \
+		"$PDCM_TOP/" "$t/"
 	: >"$log"
 	result install.dev_build_has_test_ulp "$log" \
-		sh -c "make -C '$t' KDIR='$kdir' modules && test -f '$t/tests/ulp/pdcm_ulp.ko' &&
+		sh -c "make -C '$t' KDIR='$kdir' W=1 modules && test -f '$t/tests/ulp/pdcm_ulp.ko' &&
 		 test -f '$t/tests/shim/pdcm_shim_test.ko'"
-	result install.make_install "$log" make -C "$t" KDIR="$kdir" INSTALL_MOD_PATH="$s" install
+	result install.make_install "$log" make -C "$t" KDIR="$kdir" W=1 INSTALL_MOD_PATH="$s" install
 	local got
 	# ib_pdcm and the ULP shims, compressed as the kernel's own modules
 	# are; no test module (tests/ulp, tests/shim, tests/kunit,

@@ -6,6 +6,8 @@
 #   style.sh sparse       a C=1 build (sparse, endian checks) against the
 #                         stock headers; any sparse report fails
 #   style.sh spdx         every tracked source file starts with an SPDX line
+#   style.sh copts        Kbuild's pdcm-c-opts are the CONFIG_IB_PDCM_*
+#                         options that the C sources test
 #   style.sh kerneldoc    the kernel's scripts/kernel-doc -none -v (every
 #                         warning, Return: included) per shipped C file
 # Prints "PASS name" / "FAIL name" lines (check.sh counts them); exits 1 on
@@ -74,6 +76,20 @@ spdx)
 	done
 	[ $rc -eq 0 ] && echo "PASS spdx"
 	;;
+copts)
+	# every CONFIG_IB_PDCM_* option C code reads is in Kbuild's
+	# pdcm-c-opts (out of tree, the only ones it gets), and no other
+	used=$(git ls-files -co --exclude-standard -- '*.[ch]' |
+		xargs grep -ohE 'CONFIG_IB_PDCM[A-Z0-9_]*' | sed 's/^CONFIG_//; s/_MODULE$//' | sort -u)
+	listed=$(sed -n 's/^pdcm-c-opts := //p' Kbuild | tr ' ' '\n' | sed '/^$/d' | sort -u)
+	if [ "$used" = "$listed" ]; then
+		echo "PASS copts"
+	else
+		echo "FAIL copts"
+		diff <(echo "$listed") <(echo "$used") | sed 's/^/    Kbuild pdcm-c-opts vs sources: /'
+		rc=1
+	fi
+	;;
 kerneldoc)
 	for f in $(git ls-files -co --exclude-standard -- 'cm/*.[ch]' 'compat/*.[ch]' 'include/*.h' \
 		   'ulp/*.[ch]' 'tests/shim/*.[ch]' 2>/dev/null); do
@@ -88,7 +104,7 @@ kerneldoc)
 	done
 	;;
 *)
-	die "usage: style.sh checkpatch|sparse|spdx|kerneldoc"
+	die "usage: style.sh checkpatch|sparse|spdx|copts|kerneldoc"
 	;;
 esac
 exit $rc

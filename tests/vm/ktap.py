@@ -4,9 +4,10 @@
 
 Counts every KTAP case between the guest's begin and end markers (KUnit
 suites and shell scenarios alike), and adds three cases per guest of its own:
-  <guest>.completed      the end marker is there, /init found the scenario,
-                         and every suite that began also ended, with as
-                         many results as its plan says;
+  <guest>.completed      the end marker is there, /init found the scenario
+                         (each of them, for "A+B"; and could reset the
+                         guest between two), and every suite that began
+                         also ended, with as many results as its plan says;
   <guest>.declared       the suites that tests/vm/expected declares for the
                          guest's scenario all reported, each with at least
                          its declared number of results, and no other suite
@@ -73,11 +74,20 @@ def read_expected(path=EXPECTED):
 def check_declared(scenario, finished, expected):
     """Problems of a guest's suites against its scenario's declaration;
     finished maps each suite that reported to its number of results that
-    ran (ok or not ok; a skip does not count toward the minimum)."""
-    if scenario not in expected:
-        return [f'scenario "{scenario}" is not declared in tests/vm/expected']
-    want = expected[scenario]
-    problems = []
+    ran (ok or not ok; a skip does not count toward the minimum).  A
+    guest that ran several scenarios in turn ("A+B", tests/vm/init) must
+    report the suites of each."""
+    want, problems = {}, []
+    for part in scenario.split('+'):
+        if part not in expected:
+            problems.append(f'scenario "{part}" is not declared in tests/vm/expected')
+            continue
+        for name, n in expected[part].items():
+            if name in want:
+                problems.append(f'suite {name} is declared by two scenarios of "{scenario}"')
+            want[name] = n
+    if problems:
+        return problems
     for name, n in want.items():
         if name not in finished:
             problems.append(f'declared suite {name} reported no result')
@@ -114,7 +124,7 @@ def parse(path, guest, scenario=None, expected=None):
         if 'pdcm-vm: end' in line:
             ended = True
             break
-        if 'pdcm-vm: no scenario' in line:
+        if 'pdcm-vm: no scenario' in line or 'pdcm-vm: vm_reset:' in line:
             problems.append(line.strip())
             continue
         m = re.search(r'pdcm-vm: suites: (.*)', line)

@@ -83,6 +83,77 @@ suite_end() {
 	fi
 }
 
+# vm_boot_state: what vm_reset returns to (init, before any scenario):
+# the modules loaded and the filesystems mounted at boot, and the
+# console's log level.
+vm_boot_state() {
+	VM_BOOT_MODULES=$(cut -d' ' -f1 /proc/modules)
+	VM_BOOT_MOUNTS=$(cut -d' ' -f2 /proc/mounts)
+	VM_BOOT_PRINTK=$(cut -f1 /proc/sys/kernel/printk)
+}
+
+# vm_reset: between two scenarios of one guest, the state it booted in,
+# as far as a scenario can change it: no process but init, no RDMA
+# device, nothing mounted since boot (configfs for nvmet), no module
+# loaded since boot -- the NIC's too, so eth0 comes back from net_up as
+# new, with no address, its link-local one and its sysctls as at boot
+# (where the NIC is built in, its addresses are flushed and the link
+# taken down) -- no trace event enabled, the boot's console level, and
+# an empty kernel log buffer (so that a scenario's dmesg checks see its
+# own messages only; the console the host reads has all of them).
+# A module that stays loaded fails the guest (its "completed" case).
+vm_reset() {
+	kill -9 -1 2>/dev/null
+	wait
+	for _d in /sys/class/infiniband/*; do
+		[ -e "$_d" ] && rdma link delete "${_d##*/}" 2>/dev/null
+	done
+	for _m in $(cut -d' ' -f2 /proc/mounts | grep -vxF "$VM_BOOT_MOUNTS" | sed -n '1!G;h;$p'); do
+		umount "$_m" 2>/dev/null
+	done
+	if [ -e /sys/class/net/eth0 ]; then
+		ip addr flush dev eth0 2>/dev/null
+		ip link set eth0 down 2>/dev/null
+	fi
+	_tr=/sys/kernel/tracing
+	[ -w $_tr/set_event ] && echo >$_tr/set_event && echo >$_tr/trace
+	_pass=0
+	while :; do
+		_left=$(cut -d' ' -f1 /proc/modules | grep -vxF "$VM_BOOT_MODULES")
+		[ -z "$_left" ] && break
+		_pass=$((_pass + 1))
+		if [ $_pass -gt 8 ]; then
+			kmsg "pdcm-vm: vm_reset: still loaded: $(echo $_left)"
+			break
+		fi
+		for _m in $_left; do rmmod "$_m" 2>/dev/null; done
+	done
+	dmesg -n "$VM_BOOT_PRINTK"
+	dmesg -c >/dev/null
+}
+
+# vm_barrier N: between scenarios N and N+1 of a pair's guests, return
+# once the peer (pdcmvm.peer) has reached its barrier N too, so that
+# neither resets its end of the link and starts the next scenario while
+# the other still runs this one.  10.0.0.1 listens on TCP port 5900+N,
+# the other guest connects until that succeeds; 600 s at most, then the
+# guest fails (its "completed" case).
+vm_barrier() {
+	_port=$((5900 + $1))
+	if [ "$VM_IP" = 10.0.0.1 ]; then
+		timeout 600 nc -l -p $_port </dev/null >/dev/null && return 0
+	else
+		_i=0
+		while [ $_i -lt 2400 ]; do
+			echo | timeout 5 nc "$VM_PEER" $_port >/dev/null 2>&1 && return 0
+			_i=$((_i + 1))
+			sleep 0.25
+		done
+	fi
+	kmsg "pdcm-vm: vm_reset: the peer $VM_PEER never reached barrier $1"
+	return 1
+}
+
 # Bring up eth0 with $VM_IP and (optionally) soft-RoCE on it.
 net_up() {
 	for m in virtio_pci virtio_net crc32_generic; do

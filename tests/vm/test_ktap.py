@@ -125,6 +125,53 @@ class Declarations(unittest.TestCase):
         self.assertEqual(r['g.declared'], ('PASS', []))
         self.assertEqual(r['g.completed'][0], 'PASS')
 
+    # one guest, two scenarios in turn (tests/vm/init's "A+B")
+    GROUP = ('[ 1.0] pdcm-vm: begin scenario=one+two kernel=6.1 kind=stock\n'
+             '[ 1.1] KTAP version 1\n'
+             '[ 1.2] pdcm-vm: scenario one\n'
+             '[ 1.3]     # Subtest: one\n'
+             '[ 1.4]     ok 1 a\n'
+             '[ 1.5]     1..1\n'
+             '[ 1.6] ok 1 one\n'
+             '[ 1.7] pdcm-vm: scenario two\n'
+             '[ 1.8]     # Subtest: two\n'
+             '[ 1.9]     ok 1 b\n'
+             '[ 2.0]     ok 2 c\n'
+             '[ 2.1]     1..2\n'
+             '[ 2.2] ok 1 two\n'
+             '[ 2.3] pdcm-vm: end scenario=one+two\n')
+    GROUP_DECLARED = {'one': {'one': 1}, 'two': {'two': 2}}
+
+    def test_group_reports_each_scenario(self):
+        r = run(self.GROUP, 'one+two', self.GROUP_DECLARED)
+        self.assertEqual(r['g.declared'], ('PASS', []))
+        self.assertEqual(r['g.completed'], ('PASS', []))
+        self.assertEqual([r[c][0] for c in ('one.a', 'two.b', 'two.c')], ['PASS'] * 3)
+
+    def test_group_missing_a_scenario_fails(self):
+        # the second scenario stopped early: one case fewer than declared
+        r = run(self.GROUP.replace('[ 2.0]     ok 2 c\n', '').replace('1..2', '1..1'),
+                'one+two', self.GROUP_DECLARED)
+        self.assertEqual(r['g.declared'][0], 'FAIL')
+        self.assertIn('suite two: 1 results not skipped, declared at least 2', r['g.declared'][1])
+        r = run(self.GROUP, 'one+two', {'one': {'one': 1}})
+        self.assertEqual(r['g.declared'][0], 'FAIL')
+        self.assertIn('scenario "two" is not declared in tests/vm/expected', r['g.declared'][1])
+
+    def test_group_sharing_a_suite_fails(self):
+        r = run(self.GROUP, 'one+two', {'one': {'one': 1}, 'two': {'one': 1, 'two': 2}})
+        self.assertEqual(r['g.declared'][0], 'FAIL')
+        self.assertIn('suite one is declared by two scenarios of "one+two"', r['g.declared'][1])
+
+    def test_group_reset_failure_fails(self):
+        # tests/vm/lib.sh's vm_reset could not unload a module between two
+        text = self.GROUP.replace('[ 1.7] pdcm-vm: scenario two\n',
+                                  '[ 1.65] pdcm-vm: vm_reset: still loaded: ib_pdcm\n'
+                                  '[ 1.7] pdcm-vm: scenario two\n')
+        r = run(text, 'one+two', self.GROUP_DECLARED)
+        self.assertEqual(r['g.completed'][0], 'FAIL')
+        self.assertIn('pdcm-vm: vm_reset: still loaded: ib_pdcm', r['g.completed'][1])
+
     def test_missing_scenario_file_fails(self):
         # what init prints when /pdcm/scenarios/NAME.sh is not there
         text = ('[ 1.0] pdcm-vm: begin scenario=ulp_gone kernel=6.1 kind=stock\n'
