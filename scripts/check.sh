@@ -583,14 +583,18 @@ vm_scenarios_6_1() {
 }
 
 # The 6.12 stock kernel's guests (check_vm's locals in scope), named k612_*.
-# K612_PAIRS and K612_SCENARIOS are the lists to extend: a pair "A|B|TIMEOUT"
-# of scenario files (A the stock CM, B pdcm), and single-guest scenarios.
+# K612_PAIRS, K612_PAIRS2 and K612_SCENARIOS are the lists to extend: pairs
+# "A|B|TIMEOUT" of scenario files (A the stock CM, B pdcm), run in turn on
+# the pair of guests k612_interop_* and k612_interop2_* respectively, and
+# single-guest scenarios, run in turn on k612_stock_group.
 # The ib_cm drop-in's rdma-core and NVMe scenarios: ibcm_vm.
 K612_PAIRS=(
 	"mad_rx_peer|mad_rx_pdcm|120"
 	"interop_rx_peer|interop_rx_pdcm|150"
 	"interop_tx_peer|interop_tx_pdcm|150"
 	"interop_demux_peer|interop_demux_pdcm|180"
+)
+K612_PAIRS2=(
 	"shim_sdp_pair_a|shim_sdp_pair_b|150"
 	"shim_kdapl_peer|shim_kdapl_pdcm|150"
 	"interop_rping_peer|interop_rping_pdcm|150"
@@ -600,9 +604,9 @@ K612_SCENARIOS=(module ulp_rc ulp_demux shim_sdp shim_kdapl ibcm_loop)
 vm_scenarios_6_12() {
 	# the in-tree CM of 6.12 against pdcm on 6.12 (two pairs of guests)
 	PAIR_PREFIX=k612_ VM_MEM=512 pair_group "$stock/vmlinux" "$initrd" interop_peer interop_pdcm \
-		"${K612_PAIRS[@]:0:4}"
+		"${K612_PAIRS[@]}"
 	PAIR_PREFIX=k612_ VM_MEM=512 pair_group "$stock/vmlinux" "$initrd" interop2_peer interop2_pdcm \
-		"${K612_PAIRS[@]:4}"
+		"${K612_PAIRS2[@]}"
 	# across versions: the 6.12 stock CM (A) against pdcm on 6.1 (B)
 	[ -n "${STOCK_BOOT[6.1]:-}" ] && PAIR_B="${STOCK_BOOT[6.1]}||512" PAIR_PREFIX=cross_ \
 		VM_MEM=512 pairs "$stock/vmlinux" "$initrd" "interop_rx_peer|interop_rx_pdcm|180"
