@@ -173,10 +173,10 @@ COUNT_ORDER=()
 # queue_job COST CMD...: run CMD (with this VM_MEM) in the pool later.
 # The scenarios its words boot go to BOOTED (check_booted).
 queue_job() {
-	local w
+	local w s
 	for w in "${@:2}"; do
 		[[ $w =~ pdcmvm\.scenario=([^[:space:]]+) ]] || continue
-		for w in ${BASH_REMATCH[1]//+/ }; do BOOTED[$w]=1; done
+		for s in ${BASH_REMATCH[1]//+/ }; do BOOTED[$s]=1; done
 	done
 	JOBQ+=("$1 VM_MEM=$VM_MEM $(printf '%q ' "${@:2}")")
 }
@@ -549,14 +549,20 @@ vm_scenarios_6_1() {
 	# panic_on_warn): the richest interop pairs against the stock CM's
 	# traffic, the fuzzer (20,000 MADs here, 10^6 in `make fuzz`), and the
 	# drop-in on the host side of NVMe over RDMA (ibcm_vm)
-	# (`check.sh vm` alone has no KUnit kernel: B runs the stock one)
-	PAIR_B=${KUNIT_B:-} PAIR_PREFIX=${KUNIT_B:+kunit_} VM_MEM=768 \
-		PAIR_A_WORDS="pdcmvm.fuzz=${FUZZ_MADS:-20000}" \
-		pair_group "$stock/vmlinux" "$initrd" pairs_peer pairs_pdcm \
-		"interop_rx_peer|interop_rx_pdcm|240" \
-		"interop_demux_peer|interop_demux_pdcm|240" \
-		"hostile_fuzz_peer|hostile_fuzz_pdcm|${FUZZ_TIMEOUT:-300}" \
-		"ibcm_nvme_tgt_peer|ibcm_nvme_host_pdcm|420"
+	local fuzz="hostile_fuzz_peer|hostile_fuzz_pdcm|${FUZZ_TIMEOUT:-300}"
+	if [ -n "${KUNIT_B:-}" ]; then
+		PAIR_B=$KUNIT_B PAIR_PREFIX=kunit_ VM_MEM=768 \
+			PAIR_A_WORDS="pdcmvm.fuzz=${FUZZ_MADS:-20000}" \
+			pair_group "$stock/vmlinux" "$initrd" pairs_peer pairs_pdcm \
+			"interop_rx_peer|interop_rx_pdcm|240" \
+			"interop_demux_peer|interop_demux_pdcm|240" "$fuzz" \
+			"ibcm_nvme_tgt_peer|ibcm_nvme_host_pdcm|420"
+	else
+		# (`check.sh vm` alone has no KUnit kernel: the fuzzer's B runs
+		# the stock one, and the other three already ran on it)
+		VM_MEM=512 PAIR_A_WORDS="pdcmvm.fuzz=${FUZZ_MADS:-20000}" \
+			pairs "$stock/vmlinux" "$initrd" "$fuzz"
+	fi
 	# single-guest scenarios, three guests that run several each: the
 	# module, its parameters, and pdcm on both ends of rxe loopback through
 	# the test ULP's real QPs; a smoke of `make bench-conn`

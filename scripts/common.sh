@@ -56,6 +56,18 @@ pristine_source() {
 	echo "$top/linux-source-$line"
 }
 
+# pdcm_sync DIR [rsync args...]: make DIR a copy of the tree's sources
+# (no build output of the tree's own, no build/, no .git).  Build output
+# already in DIR stays, unless the args say --delete-excluded.
+pdcm_sync() {
+	local dir=$1
+	shift
+	rsync -a --delete "$@" --exclude /build --exclude /.git \
+		--exclude '*.o' --exclude '*.ko' --exclude '*.mod' --exclude '*.mod.c' \
+		--exclude '.*.cmd' --exclude modules.order --exclude Module.symvers \
+		"$PDCM_TOP/" "$dir/"
+}
+
 # pdcm_build NAME KDIR LOG [make args...]: copy the tree to build/NAME (the
 # kernel build writes objects beside the sources, and one copy per kernel
 # keeps them apart) and build it against KDIR with W=1, output into LOG.
@@ -65,10 +77,7 @@ pdcm_build() {
 	mkdir -p "$dir" "$(dirname "$out")"
 	# the sources only: objects of an earlier build in the tree are not
 	# copied, and the copy's own are deleted, so every build is complete
-	rsync -a --delete --delete-excluded --exclude /build --exclude /.git \
-		--exclude '*.o' --exclude '*.ko' --exclude '*.mod' --exclude '*.mod.c' \
-		--exclude '.*.cmd' --exclude modules.order --exclude Module.symvers \
-		"$PDCM_TOP/" "$dir/"
+	pdcm_sync "$dir" --delete-excluded
 	make -C "$kdir" M="$dir" -j "$JOBS" W=1 "$@" modules >"$out" 2>&1
 }
 

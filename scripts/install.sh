@@ -158,10 +158,7 @@ make_install() {
 	x=$(kosuffix "$kdir")
 	rm -rf "$s"
 	mkdir -p "$t"
-	rsync -a --delete --exclude /build --exclude /.git \
-		--exclude '*.o' --exclude '*.ko' --exclude '*.mod' --exclude '*.mod.c' \
-		--exclude '.*.cmd' --exclude modules.order --exclude Module.symvers \
-		"$PDCM_TOP/" "$t/"
+	pdcm_sync "$t"
 	: >"$log"
 	result install.dev_build_has_test_ulp "$log" \
 		sh -c "make -C '$t' KDIR='$kdir' W=1 modules && test -f '$t/tests/ulp/pdcm_ulp.ko' &&

@@ -6,7 +6,8 @@ Counts every KTAP case between the guest's begin and end markers (KUnit
 suites and shell scenarios alike), and adds three cases per guest of its own:
   <guest>.completed      the end marker is there, /init found the scenario
                          (each of them, for "A+B"; and could reset the
-                         guest between two), and every suite that began
+                         guest, and meet its pair's peer, between two),
+                         and every suite that began
                          also ended, with as many results as its plan says;
   <guest>.declared       the suites that tests/vm/expected declares for the
                          guest's scenario all reported, each with at least
@@ -124,7 +125,7 @@ def parse(path, guest, scenario=None, expected=None):
         if 'pdcm-vm: end' in line:
             ended = True
             break
-        if 'pdcm-vm: no scenario' in line or 'pdcm-vm: vm_reset:' in line:
+        if 'pdcm-vm: no scenario' in line or 'pdcm-vm: between scenarios:' in line:
             problems.append(line.strip())
             continue
         m = re.search(r'pdcm-vm: suites: (.*)', line)

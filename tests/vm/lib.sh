@@ -123,7 +123,7 @@ vm_reset() {
 		[ -z "$_left" ] && break
 		_pass=$((_pass + 1))
 		if [ $_pass -gt 8 ]; then
-			kmsg "pdcm-vm: vm_reset: still loaded: $(echo $_left)"
+			kmsg "pdcm-vm: between scenarios: still loaded: $(echo $_left)"
 			break
 		fi
 		for _m in $_left; do rmmod "$_m" 2>/dev/null; done
@@ -150,7 +150,7 @@ vm_barrier() {
 			sleep 0.25
 		done
 	fi
-	kmsg "pdcm-vm: vm_reset: the peer $VM_PEER never reached barrier $1"
+	kmsg "pdcm-vm: between scenarios: the peer $VM_PEER never reached barrier $1"
 	return 1
 }
 

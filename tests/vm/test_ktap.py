@@ -166,11 +166,21 @@ class Declarations(unittest.TestCase):
     def test_group_reset_failure_fails(self):
         # tests/vm/lib.sh's vm_reset could not unload a module between two
         text = self.GROUP.replace('[ 1.7] pdcm-vm: scenario two\n',
-                                  '[ 1.65] pdcm-vm: vm_reset: still loaded: ib_pdcm\n'
+                                  '[ 1.65] pdcm-vm: between scenarios: still loaded: ib_pdcm\n'
                                   '[ 1.7] pdcm-vm: scenario two\n')
         r = run(text, 'one+two', self.GROUP_DECLARED)
         self.assertEqual(r['g.completed'][0], 'FAIL')
-        self.assertIn('pdcm-vm: vm_reset: still loaded: ib_pdcm', r['g.completed'][1])
+        self.assertIn('pdcm-vm: between scenarios: still loaded: ib_pdcm', r['g.completed'][1])
+
+    def test_group_barrier_timeout_fails(self):
+        # tests/vm/lib.sh's vm_barrier: the pair's peer never came
+        text = self.GROUP.replace('[ 1.7] pdcm-vm: scenario two\n',
+                                  '[ 1.65] pdcm-vm: between scenarios: the peer 10.0.0.2'
+                                  ' never reached barrier 1\n[ 1.7] pdcm-vm: scenario two\n')
+        r = run(text, 'one+two', self.GROUP_DECLARED)
+        self.assertEqual(r['g.completed'][0], 'FAIL')
+        self.assertIn('pdcm-vm: between scenarios: the peer 10.0.0.2 never reached barrier 1',
+                      r['g.completed'][1])
 
     def test_missing_scenario_file_fails(self):
         # what init prints when /pdcm/scenarios/NAME.sh is not there
