@@ -7,6 +7,7 @@
  * Lock order: pdcm_ltab.lock, then the rhashtable and xarray internal
  * locks.  Lookups take no lock at all.
  */
+#include <linux/build_bug.h>
 #include <linux/export.h>
 #include <linux/jhash.h>
 #include <linux/limits.h>
@@ -84,21 +85,32 @@ struct pdcm_listen {
 	atomic64_t delivered;
 	atomic64_t dropped;
 	struct pdcm_backlog *bl;	/* &own or a shared group */
-	u32 flags;
 
 	/* Set at insert, constant after. */
 	void *context;
 	void (*release)(void *context);
 	struct pdcm_backlog own;
-	bool assigned;			/* service ID came from the table */
+	u32 flags;
 	u32 sid_index;
+	bool assigned;			/* service ID came from the table */
+	__be64 service_id;		/* as masked, or as assigned */
 
-	/* Writer side, under pdcm_ltab.lock. */
-	struct pdcm_key val;		/* the whole pre-masked value */
+	/*
+	 * Writer side, under pdcm_ltab.lock.  The whole pre-masked value is
+	 * not kept: it is zero outside mt's mask, so cval and mt->idx say
+	 * all of it (pdcm_listen_val()).
+	 */
 	struct pdcm_mtab *mt;		/* NULL once removed */
 	struct list_head entry;		/* pdcm_mtab.listens */
 	struct rcu_head rcu;
 };
+
+/*
+ * A listen is a kmalloc-256 object on 64-bit: 100,000 listens are 25 MB,
+ * and a lookup's random hits spread over half the pages they would with
+ * a second copy of the 120-byte key (Documentation/performance.rst).
+ */
+static_assert(BITS_PER_LONG != 64 || sizeof(struct pdcm_listen) <= 256);
 
 struct pdcm_ltab {
 	struct mutex lock;		/* serializes writers */
@@ -278,16 +290,35 @@ static unsigned int pdcm_mask_weight(const struct pdcm_key *mask)
 	return req << 8 | scope;
 }
 
-/* Do two pre-masked values agree on every bit both masks cover? */
-static bool pdcm_overlap(const struct pdcm_key *ma, const struct pdcm_key *va,
-			 const struct pdcm_key *mb, const struct pdcm_key *vb)
+/*
+ * Do a listen in the table and a new pre-masked (mask, val) agree on every
+ * bit both masks cover?  The listen's mask covers only the words of its
+ * subtable, so those are the words to compare.
+ */
+static bool pdcm_listen_overlap(const struct pdcm_listen *l,
+				const struct pdcm_key *mask,
+				const struct pdcm_key *val)
 {
+	const struct pdcm_mtab *mt = l->mt;
+	unsigned int i, w;
+
+	for (i = 0; i < mt->nwords; i++) {
+		w = mt->idx[i];
+		if ((l->cval[i] ^ val->w[w]) & mt->cmask[i] & mask->w[w])
+			return false;
+	}
+	return true;
+}
+
+/* The whole pre-masked value of a listen still in its subtable. */
+static void pdcm_listen_val(const struct pdcm_listen *l, struct pdcm_key *v)
+{
+	const struct pdcm_mtab *mt = l->mt;
 	unsigned int i;
 
-	for (i = 0; i < PDCM_KEY_WORDS; i++)
-		if ((va->w[i] ^ vb->w[i]) & ma->w[i] & mb->w[i])
-			return false;
-	return true;
+	memset(v, 0, sizeof(*v));
+	for (i = 0; i < mt->nwords; i++)
+		v->w[mt->idx[i]] = l->cval[i];
 }
 
 /* ---- backlog groups -------------------------------------------------- */
@@ -460,7 +491,7 @@ EXPORT_SYMBOL_PDCM_TESTS(pdcm_listen_context);
  */
 __be64 pdcm_listen_service_id(const struct pdcm_listen *l)
 {
-	return (__force __be64)l->val.w[PDCM_KW_SERVICE];
+	return l->service_id;
 }
 EXPORT_SYMBOL_PDCM_TESTS(pdcm_listen_service_id);
 
@@ -657,7 +688,7 @@ static int pdcm_ltab_check(struct pdcm_ltab *t, const struct pdcm_key *mask,
 		} else if (!pdcm_mask_above(&mt->mask, mask) &&
 			   !pdcm_mask_above(mask, &mt->mask)) {
 			list_for_each_entry(l, &mt->listens, entry)
-				if (pdcm_overlap(&mt->mask, &l->val, mask, val))
+				if (pdcm_listen_overlap(l, mask, val))
 					return -EADDRINUSE;
 		}
 	}
@@ -785,7 +816,7 @@ struct pdcm_listen *pdcm_ltab_insert(struct pdcm_ltab *t,
 				     void *context)
 {
 	struct pdcm_mtab *mt, *fresh = NULL;
-	struct pdcm_key mask;
+	struct pdcm_key mask, val;
 	struct pdcm_listen *l;
 	unsigned int i;
 	bool assign;
@@ -802,7 +833,7 @@ struct pdcm_listen *pdcm_ltab_insert(struct pdcm_ltab *t,
 	l = pdcm_fail() ? NULL : kzalloc(sizeof(*l), GFP_KERNEL);
 	if (!l)
 		return ERR_PTR(-ENOMEM);
-	ret = pdcm_listen_key(&mask, &l->val, device, attr, &assign);
+	ret = pdcm_listen_key(&mask, &val, device, attr, &assign);
 	if (ret)
 		goto free;
 
@@ -828,11 +859,12 @@ struct pdcm_listen *pdcm_ltab_insert(struct pdcm_ltab *t,
 		if (ret < 0)
 			goto unlock;
 		l->assigned = true;
-		l->val.w[PDCM_KW_SERVICE] = (__force u64)
+		val.w[PDCM_KW_SERVICE] = (__force u64)
 			(PDCM_ASSIGN_SERVICE_ID | cpu_to_be64(l->sid_index));
 	}
+	l->service_id = (__force __be64)val.w[PDCM_KW_SERVICE];
 
-	ret = pdcm_ltab_check(t, &mask, &l->val, &mt);
+	ret = pdcm_ltab_check(t, &mask, &val, &mt);
 	if (ret)
 		goto unassign;
 	if (!mt) {
@@ -845,7 +877,7 @@ struct pdcm_listen *pdcm_ltab_insert(struct pdcm_ltab *t,
 
 	l->mt = mt;
 	for (i = 0; i < mt->nwords; i++)
-		l->cval[i] = l->val.w[mt->idx[i]];
+		l->cval[i] = val.w[mt->idx[i]];
 	ret = pdcm_fail() ? -ENOMEM :
 	      rhashtable_insert_fast(&mt->ht, &l->node, pdcm_mtab_params);
 	if (ret)
@@ -993,10 +1025,11 @@ unsigned int pdcm_ltab_nr_masks(struct pdcm_ltab *t)
 EXPORT_SYMBOL_PDCM_TESTS(pdcm_ltab_nr_masks);
 
 /* The private-data bytes a listen compares, as runs "@off:data/mask". */
-static void pdcm_show_pdata(struct seq_file *m, struct pdcm_listen *l)
+static void pdcm_show_pdata(struct seq_file *m, struct pdcm_listen *l,
+			    struct pdcm_key *v)
 {
 	const u8 *mask = pdcm_key_pdata(&l->mt->mask);
-	const u8 *val = pdcm_key_pdata(&l->val);
+	const u8 *val = pdcm_key_pdata(v);
 	unsigned int i = 0, n;
 
 	while (i < PDCM_COMPARE_SIZE) {
@@ -1028,6 +1061,7 @@ void pdcm_ltab_show(struct seq_file *m, struct pdcm_ltab *t)
 {
 	struct pdcm_listen *l;
 	struct pdcm_mtab *mt;
+	struct pdcm_key v;
 	unsigned int n;
 
 	mutex_lock(&t->lock);
@@ -1040,23 +1074,23 @@ void pdcm_ltab_show(struct seq_file *m, struct pdcm_ltab *t)
 		seq_printf(m, "mask: %u bits in %u words, %u listens\n",
 			   mt->bits, mt->nwords, n);
 		list_for_each_entry(l, &mt->listens, entry) {
+			pdcm_listen_val(l, &v);
 			seq_printf(m, "  sid %016llx/%016llx",
-				   be64_to_cpu((__force __be64)
-					       l->val.w[PDCM_KW_SERVICE]),
+				   be64_to_cpu(l->service_id),
 				   be64_to_cpu((__force __be64)
 					       mt->mask.w[PDCM_KW_SERVICE]));
 			if (mt->mask.w[PDCM_KW_DEVICE])
 				seq_printf(m, " dev %p",
 					   (void *)(unsigned long)
-					   l->val.w[PDCM_KW_DEVICE]);
+					   v.w[PDCM_KW_DEVICE]);
 			else
 				seq_puts(m, " dev any");
 			if (mt->mask.w[PDCM_KW_PORT])
 				seq_printf(m, " port %llu",
-					   l->val.w[PDCM_KW_PORT]);
+					   v.w[PDCM_KW_PORT]);
 			else
 				seq_puts(m, " port any");
-			pdcm_show_pdata(m, l);
+			pdcm_show_pdata(m, l, &v);
 			seq_printf(m, " matched %lld delivered %lld dropped %lld backlog %d/%d%s flags %#x\n",
 				   (s64)atomic64_read(&l->matched),
 				   (s64)atomic64_read(&l->delivered),
