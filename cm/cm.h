@@ -127,6 +127,9 @@ struct pdcm_rx {
  * @tw_ev: preallocated: timewait is over
  * @est_ev: preallocated: pdcm_notify(IB_EVENT_COMM_EST)
  * @destroyed: set once by destroy; queued work then skips the handler
+ * @ev_held: a passive conn whose REQ is still being delivered: events
+ *	queue on @events but @ev_work is not started until the REQ handler
+ *	has returned (pdcm_conn_unhold())
  * @no_waiter: the destroyer does not wait: the last put frees
  * @port: the port of the connection, once known
  * @ah_attr: address of the peer (RoCE: holds a reference to its sgid_attr)
@@ -171,6 +174,7 @@ struct pdcm_rx {
  * @timewait_work: ends TIMEWAIT
  * @list: in pdcm_cm.conns, for debugfs
  * @created: jiffies at creation
+ * @rcu: frees the memory a grace period after the last reference
  */
 struct pdcm_conn {
 	struct pdcm_id id;
@@ -187,6 +191,7 @@ struct pdcm_conn {
 	struct pdcm_ev est_ev;
 	bool destroyed;
 	bool no_waiter;
+	bool ev_held;
 
 	struct pdcm_port *port;
 	struct rdma_ah_attr ah_attr;	/* each send makes its AH from it */
@@ -226,6 +231,7 @@ struct pdcm_conn {
 	struct delayed_work timewait_work;
 	struct list_head list;
 	unsigned long created;
+	struct rcu_head rcu;
 };
 
 static inline struct pdcm_conn *to_conn(struct pdcm_id *id)

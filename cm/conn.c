@@ -377,13 +377,20 @@ int pdcm_active_begin(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
 
 	spin_lock_irq(&conn->lock);
 	ret = pdcm_fsm_next(conn->id.state, ev);
+	/*
+	 * An id used again after TIMEWAIT_EXIT: the new peer's REP, MRA
+	 * and REJ of this REQ must not be held to the old peer's comm ID.
+	 */
+	if (ret >= 0)
+		conn->id.remote_id = 0;
 	spin_unlock_irq(&conn->lock);
 	if (ret < 0)
 		return ret;
-	port = pdcm_port_find(conn->id.device, port_num);
+	port = pdcm_port_get(conn->id.device, port_num);
 	if (!port)
 		return -ENODEV;
 	pdcm_conn_set_port(conn, port);
+	pdcm_device_put(port->dev);	/* the conn holds its own now */
 	return port->ops->path_av(conn, path);
 }
 

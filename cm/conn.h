@@ -57,6 +57,7 @@ struct pdcm_work *pdcm_work_alloc(struct pdcm_port *port,
 				  enum pdcm_work_kind kind);
 void pdcm_work_free(struct pdcm_work *w);
 void pdcm_work_queue(struct pdcm_work *w);
+void pdcm_conn_unhold(struct pdcm_conn *conn);
 
 /* conn.c */
 void pdcm_cancel(struct pdcm_conn *conn);

@@ -185,6 +185,23 @@ static void pdcm_remove_one(struct ib_device *ibdev, void *client_data)
 	pdcm_device_put(dev);	/* conns still on it keep it until they go */
 }
 
+static struct pdcm_port *pdcm_port_lookup(struct ib_device *ibdev, u32 port_num)
+{
+	struct pdcm_device *dev;
+
+	lockdep_assert_held(&pdcm_devices_mutex);
+	list_for_each_entry(dev, &pdcm_devices, list) {
+		if (dev->ibdev != ibdev)
+			continue;
+		if (port_num >= rdma_start_port(ibdev) &&
+		    port_num - rdma_start_port(ibdev) < dev->nports &&
+		    dev->port[port_num - rdma_start_port(ibdev)].agent)
+			return &dev->port[port_num - rdma_start_port(ibdev)];
+		break;
+	}
+	return NULL;
+}
+
 /**
  * pdcm_port_find() - pdcm's port of an RDMA device
  * @ibdev: the device
@@ -199,19 +216,36 @@ static void pdcm_remove_one(struct ib_device *ibdev, void *client_data)
  */
 struct pdcm_port *pdcm_port_find(struct ib_device *ibdev, u32 port_num)
 {
-	struct pdcm_port *found = NULL;
-	struct pdcm_device *dev;
+	struct pdcm_port *found;
 
 	mutex_lock(&pdcm_devices_mutex);
-	list_for_each_entry(dev, &pdcm_devices, list) {
-		if (dev->ibdev != ibdev)
-			continue;
-		if (port_num >= rdma_start_port(ibdev) &&
-		    port_num - rdma_start_port(ibdev) < dev->nports &&
-		    dev->port[port_num - rdma_start_port(ibdev)].agent)
-			found = &dev->port[port_num - rdma_start_port(ibdev)];
-		break;
-	}
+	found = pdcm_port_lookup(ibdev, port_num);
+	mutex_unlock(&pdcm_devices_mutex);
+	return found;
+}
+
+/**
+ * pdcm_port_get() - pdcm_port_find(), holding the port's device
+ * @ibdev: the device
+ * @port_num: the port number
+ *
+ * For a conn about to keep the port: the reference is taken under the
+ * mutex that pdcm_remove_one() takes before it drops the device's own,
+ * so the device cannot be freed between the lookup and the caller's
+ * pdcm_conn_set_port().
+ *
+ * Context: process context; takes pdcm_devices_mutex.
+ * Return: the port, whose device the caller puts with pdcm_device_put(),
+ * or NULL.
+ */
+struct pdcm_port *pdcm_port_get(struct ib_device *ibdev, u32 port_num)
+{
+	struct pdcm_port *found;
+
+	mutex_lock(&pdcm_devices_mutex);
+	found = pdcm_port_lookup(ibdev, port_num);
+	if (found)
+		pdcm_device_get(found->dev);
 	mutex_unlock(&pdcm_devices_mutex);
 	return found;
 }

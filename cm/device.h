@@ -107,6 +107,7 @@ extern struct mutex pdcm_devices_mutex;
 extern struct list_head pdcm_devices;
 
 struct pdcm_port *pdcm_port_find(struct ib_device *ibdev, u32 port_num);
+struct pdcm_port *pdcm_port_get(struct ib_device *ibdev, u32 port_num);
 void pdcm_device_init(struct pdcm_device *dev, struct ib_device *ibdev,
 		      u32 nports);
 void pdcm_device_get(struct pdcm_device *dev);

@@ -92,6 +92,7 @@ void pdcm_rej_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 	spin_unlock_irq(&conn->lock);
 	pdcm_slot_free(matched);
 	if (ret < 0) {
+		pdcm_count(conn->port->cnt.rx_dup, PDCM_ATTR_REJ);
 		trace_pdcm_drop(PDCM_ATTR_REJ, rej->remote_comm_id, "wrong state");
 		return;
 	}
@@ -173,10 +174,19 @@ void pdcm_dreq_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 	enum pdcm_state state;
 	int ret;
 
+	/*
+	 * Both comm IDs match but not our QPN: not this connection's DREQ,
+	 * in any state (as ib_cm, which checks it first); no DREP.
+	 */
+	if (msg->dreq.remote_qpn_eecn != READ_ONCE(conn->local_qpn)) {
+		atomic_long_inc(&rx->port->cnt.rx_dropped);
+		trace_pdcm_drop(PDCM_ATTR_DREQ, msg->dreq.remote_comm_id,
+				"wrong QPN");
+		return;
+	}
 	spin_lock_irq(&conn->lock);
 	state = conn->id.state;
-	ret = msg->dreq.remote_qpn_eecn == conn->local_qpn ?
-	      pdcm_fsm_step(conn, PDCM_EV_RX_DREQ) : -EINVAL;
+	ret = pdcm_fsm_step(conn, PDCM_EV_RX_DREQ);
 	if (ret >= 0) {
 		pdcm_cancel(conn);
 		conn->tid = msg->hdr.tid;

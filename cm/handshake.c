@@ -338,6 +338,7 @@ static void pdcm_req_drop_conn(struct pdcm_conn *conn)
 	conn->destroyed = true;
 	conn->id.state = PDCM_IDLE;
 	spin_unlock_irq(&conn->lock);
+	pdcm_conn_unhold(conn);
 	pdcm_conn_destroy(conn, false);
 }
 
@@ -377,6 +378,7 @@ void pdcm_req_work(struct pdcm_work *w)
 			       lconn->id.context, GFP_KERNEL);
 	if (!conn)
 		goto retire;	/* no answer: the peer retries */
+	conn->ev_held = true;	/* until REQ_RECEIVED has been delivered */
 	pdcm_conn_set_port(conn, w->rx.port);
 	conn->tid = w->msg.hdr.tid;
 	pdcm_req_to_conn(conn, req);
@@ -408,7 +410,15 @@ void pdcm_req_work(struct pdcm_work *w)
 	conn->matched = w->listen;	/* holds the backlog slot */
 	w->listen = NULL;
 	pdcm_req_event(conn, req, conn->matched, &ev, &path);
-	pdcm_deliver(conn, &ev);	/* the ULP owns the conn now */
+	/*
+	 * The ULP owns the conn from here.  Our reference keeps it while the
+	 * handler runs, so that a pdcm_destroy_id() from another thread waits
+	 * for the handler, as it waits for any other event's.
+	 */
+	pdcm_conn_get(conn);
+	pdcm_deliver(conn, &ev);
+	pdcm_conn_unhold(conn);
+	pdcm_conn_put(conn);
 	return;
 
 dup:
@@ -664,6 +674,22 @@ void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 	struct pdcm_conn *old;
 	int ret;
 
+	/*
+	 * Another conn of ours already has this peer comm ID (and CA GUID):
+	 * as ib_cm, drop the REP; our REQ is retried, or times out.
+	 */
+	old = pdcm_remote_id_find(rep->local_comm_id, rep->local_ca_guid);
+	if (old) {
+		bool other = old != conn;
+
+		pdcm_conn_put(old);
+		if (other) {
+			atomic_long_inc(&rx->port->cnt.rx_dropped);
+			trace_pdcm_drop(PDCM_ATTR_REP, rep->remote_comm_id,
+					"remote comm ID in use");
+			return;
+		}
+	}
 	spin_lock_irq(&conn->lock);
 	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_RX_REP);
 	if (ret >= 0) {

@@ -78,17 +78,33 @@ static u32 pdcm_index_of_id(u32 id)
 	return l << 16 | r;
 }
 
+static void pdcm_conn_free_rcu(struct rcu_head *rcu)
+{
+	kmem_cache_free(pdcm_conn_cache, container_of(rcu, struct pdcm_conn, rcu));
+}
+
+/*
+ * The last reference is gone.  Nothing can insert the conn anywhere any
+ * more, so whatever still links it -- a remote table it entered while
+ * being destroyed, say, as a REP's handling can after destroy's own
+ * unlink -- is undone here.  The memory goes back after a grace period:
+ * pdcm_conn_get_by_local_id() may have loaded the pointer from the
+ * xarray just before destroy erased it, and has yet to find the refcount
+ * at zero.
+ */
 static void pdcm_conn_free(struct pdcm_conn *conn)
 {
-	if (conn->ah_valid)
-		rdma_destroy_ah_attr(&conn->ah_attr);
+	pdcm_remote_unlink(conn);
+	/* off the list first: pdcm_conns_release_avs() no longer sees it */
 	spin_lock_irq(&pdcm_conns_lock);
 	list_del(&conn->list);
 	spin_unlock_irq(&pdcm_conns_lock);
+	if (conn->ah_valid)
+		rdma_destroy_ah_attr(&conn->ah_attr);
 	if (conn->port)
 		pdcm_device_put(conn->port->dev);
 	atomic_dec(&pdcm_conns_nr);
-	kmem_cache_free(pdcm_conn_cache, conn);
+	call_rcu(&conn->rcu, pdcm_conn_free_rcu);
 }
 
 static void pdcm_conn_free_work(struct work_struct *work)
@@ -410,5 +426,6 @@ void pdcm_ids_exit(void)
 	__xa_erase(&pdcm_ids, pdcm_id_zero);
 	xa_unlock_irq(&pdcm_ids);
 	WARN_ON(!xa_empty(&pdcm_ids));
+	rcu_barrier();		/* pdcm_conn_free_rcu() */
 	kmem_cache_destroy(pdcm_conn_cache);
 }

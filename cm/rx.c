@@ -152,10 +152,33 @@ bool pdcm_conn_post(struct pdcm_conn *conn, struct pdcm_ev *ev)
 	}
 	conn->npending += rx;
 	list_add_tail(&ev->node, &conn->events);
-	if (queue_work(pdcm_wq, &conn->ev_work))
+	if (!conn->ev_held && queue_work(pdcm_wq, &conn->ev_work))
 		pdcm_conn_get(conn);	/* ev_work's, dropped as it ends */
 	spin_unlock_irqrestore(&conn->lock, flags);
 	return true;
+}
+
+/**
+ * pdcm_conn_unhold() - let a passive conn's events run
+ * @conn: a conn made with @conn->ev_held set
+ *
+ * A REQ's conn is findable (duplicate REQs, a REJ TIMEOUT by the peer's
+ * comm ID, whatever the ULP's REQ handler sends) before its REQ_RECEIVED
+ * has been delivered; what arrives meanwhile waits on @conn's event list
+ * and runs from here on, after the REQ handler, one at a time as always.
+ *
+ * Context: any; takes conn->lock.
+ * Return: nothing.
+ */
+void pdcm_conn_unhold(struct pdcm_conn *conn)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&conn->lock, flags);
+	conn->ev_held = false;
+	if (!list_empty(&conn->events) && queue_work(pdcm_wq, &conn->ev_work))
+		pdcm_conn_get(conn);	/* ev_work's, dropped as it ends */
+	spin_unlock_irqrestore(&conn->lock, flags);
 }
 
 static void pdcm_rx_work(struct pdcm_conn *conn, struct pdcm_work *w);
@@ -273,6 +296,28 @@ static bool pdcm_sender_matches(const struct pdcm_conn *conn,
 	}
 }
 
+/*
+ * A REJ TIMEOUT found by the peer's comm ID (it names none of ours) is
+ * the peer giving up on its REQ before our REP reached it.  It can only
+ * be true while our side has not heard from the peer since the REQ; once
+ * an RTU came (or a DREQ, or anything else naming our ID) the peer knew
+ * our comm ID, and such a REJ is stale or forged by someone who knows
+ * only the peer's comm ID and GUID.  ib_cm takes it in any state
+ * (Documentation/interop.rst).
+ */
+static bool pdcm_by_remote_ok(const struct pdcm_conn *conn)
+{
+	switch (READ_ONCE(conn->id.state)) {
+	case PDCM_REQ_RCVD:
+	case PDCM_MRA_REQ_SENT:
+	case PDCM_REP_SENT:
+	case PDCM_MRA_REP_RCVD:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void pdcm_rx_work(struct pdcm_conn *conn, struct pdcm_work *w)
 {
 	/* A conn that never sent anything (a listen): nobody knows its ID. */
@@ -281,8 +326,8 @@ static void pdcm_rx_work(struct pdcm_conn *conn, struct pdcm_work *w)
 		return;
 	}
 	/* Checked here, in order with the REP that teaches us the ID. */
-	if (!pdcm_sender_matches(conn, &w->msg) &&
-	    !(w->msg.hdr.attr_id == PDCM_ATTR_REJ && w->by_remote)) {
+	if (w->by_remote ? !pdcm_by_remote_ok(conn) :
+			   !pdcm_sender_matches(conn, &w->msg)) {
 		atomic_long_inc(&w->rx.port->cnt.rx_dropped);
 		trace_pdcm_drop(w->msg.hdr.attr_id,
 				be32_to_cpu(conn->id.local_id),

@@ -157,7 +157,9 @@ void pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
 	pdcm_conn_origin(conn, req->pkey, &p->sgid_attr, &p->bth_pkey);
 	ev.private_data = req->private_data;
 	ev.private_data_len = PDCM_SIDR_REQ_PDATA_SIZE;
+	pdcm_conn_get(conn);	/* a destroy from elsewhere waits for the handler */
 	pdcm_deliver(conn, &ev);
+	pdcm_conn_put(conn);
 }
 
 /**

@@ -1980,6 +1980,281 @@ static void fsm_rej_timeout_by_ari(struct kunit *test)
 }
 
 /*
+ * The same REJ once the peer has sent its RTU: the peer knew our comm ID
+ * by then, so a REJ that names none of ours is stale or forged (by anyone
+ * who knows the peer's comm ID and GUID) and is dropped.  It used to end
+ * an established connection.
+ */
+static void fsm_rej_timeout_by_ari_established(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	__be64 guid = cpu_to_be64(f->peer_guid);
+	unsigned int nev;
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+	long dropped;
+
+	fsm_listen(f);
+	id = fsm_passive_est(f, f->peer_comm, 0x112233);
+	memset(&m, 0, sizeof(m));
+	pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_REJ, f->tid + f->peer_comm);
+	m.rej.local_comm_id = f->peer_comm;
+	m.rej.reason = PDCM_REJ_TIMEOUT;
+	m.rej.msg_rejected = PDCM_MSG_RESPONSE_OTHER;
+	m.rej.ari_len = sizeof(guid);
+	memcpy(m.rej.ari, &guid, sizeof(guid));
+	nev = fsm_rec.nev;
+	dropped = atomic_long_read(&f->port->cnt.rx_dropped);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
+			dropped + 1);
+}
+
+/*
+ * A DREQ naming both comm IDs but not our QPN is not this connection's:
+ * dropped and counted in every state, and in TIMEWAIT it gets no DREP
+ * (it used to, and was counted as a duplicate).
+ */
+static void fsm_dreq_wrong_qpn(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	unsigned int ndrep;
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+	long dropped;
+
+	fsm_listen(f);
+	id = fsm_passive_est(f, f->peer_comm, 0x112233);
+	fsm_mk(&m, PDCM_ATTR_DREQ, id, f->peer_comm);
+	m.dreq.remote_qpn_eecn ^= 1;
+	dropped = atomic_long_read(&f->port->cnt.rx_dropped);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
+			dropped + 1);
+
+	fsm_mk(&m, PDCM_ATTR_DREQ, id, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, pdcm_send_drep(id, NULL, 0), 0);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_TIMEWAIT);
+	ndrep = fake_count(f, PDCM_ATTR_DREP);
+	m.dreq.remote_qpn_eecn ^= 1;
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREP), ndrep);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
+			dropped + 2);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_DREQ), 0);
+	/* the right QPN still gets its DREP again */
+	m.dreq.remote_qpn_eecn ^= 1;
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREP), ndrep + 1);
+	fsm_timewait_now(id);
+}
+
+/*
+ * A REP whose sender comm ID (and CA GUID) another of our connections
+ * already has is dropped, as ib_cm drops it: the second id stays in
+ * REQ_SENT with its REQ still retried.  It used to be taken, and the
+ * second conn never entered the remote-ID table, so the peer's duplicate
+ * REQs and REJs by that ID reached the first.
+ */
+static void fsm_rep_remote_id_in_use(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *a = fsm_active_rep(f, f->peer_comm);
+	struct pdcm_id *b = fsm_active_req(f);
+	unsigned int nev = fsm_rec.nev;
+	struct pdcm_msg m;
+	long dropped;
+
+	dropped = atomic_long_read(&f->port->cnt.rx_dropped);
+	fsm_mk_rep(f, &m, b, f->peer_comm, 0xc0ffee ^ 5);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, b->state, PDCM_REQ_SENT);
+	KUNIT_EXPECT_EQ(test, a->state, PDCM_REP_RCVD);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
+			dropped + 1);
+	KUNIT_EXPECT_NOT_NULL(test, to_conn(b)->msg);	/* the REQ, retried */
+	/* a REP from another comm ID still connects b */
+	fsm_mk_rep(f, &m, b, f->peer_comm + 1, 0xc0ffee ^ 5);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, b->state, PDCM_REP_RCVD);
+}
+
+/*
+ * A REQ handler that waits at a gate: fsm_gate_action() tells the case it
+ * is in, waits until the case opens the gate, and records the first
+ * event any handler of the case ran before it returned.
+ */
+static struct {
+	struct completion entered;
+	struct completion open;
+	bool req_done;
+	int early;		/* an event that ran during it, or -1 */
+	struct pdcm_id *id;
+	struct work_struct destroy;
+	struct completion destroyed;
+} fsm_gate;
+
+static int fsm_gate_action(struct fake *f, struct pdcm_id *id,
+			   const struct pdcm_event *ev)
+{
+	if (ev->event == PDCM_REQ_RECEIVED) {
+		complete(&fsm_gate.entered);
+		wait_for_completion_timeout(&fsm_gate.open, 10 * HZ);
+		WRITE_ONCE(fsm_gate.req_done, true);
+	} else if (!READ_ONCE(fsm_gate.req_done) && fsm_gate.early < 0) {
+		fsm_gate.early = ev->event;
+	}
+	return 0;
+}
+
+/* Listen, and let a REQ in whose handler now waits at the gate. */
+static struct pdcm_id *fsm_gate_req(struct fake *f)
+{
+	struct pdcm_msg m;
+
+	init_completion(&fsm_gate.entered);
+	init_completion(&fsm_gate.open);
+	init_completion(&fsm_gate.destroyed);
+	fsm_gate.req_done = false;
+	fsm_gate.early = -1;
+	fsm_rec.action = fsm_gate_action;
+	fsm_listen(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	fake_inject(f, &m);
+	KUNIT_ASSERT_TRUE(f->test,
+			  wait_for_completion_timeout(&fsm_gate.entered, 10 * HZ));
+	KUNIT_ASSERT_EQ(f->test, fsm_last_ev()->type, PDCM_REQ_RECEIVED);
+	return fsm_last_ev()->id;
+}
+
+/*
+ * Nothing of a new conn runs while its REQ_RECEIVED handler does: here the
+ * peer's REJ TIMEOUT (found by its comm ID and GUID, before it knew ours)
+ * arrives during the handler and is delivered after it.  The REJ used to
+ * run on the conn's event work at the same time as the REQ handler on the
+ * REQ's work item, before the ULP had even seen its id.
+ */
+static void fsm_req_handler_runs_alone(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	__be64 guid = cpu_to_be64(f->peer_guid);
+	struct pdcm_id *id = fsm_gate_req(f);
+	struct pdcm_msg m;
+
+	memset(&m, 0, sizeof(m));
+	pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_REJ, f->tid + f->peer_comm);
+	m.rej.local_comm_id = f->peer_comm;
+	m.rej.reason = PDCM_REJ_TIMEOUT;
+	m.rej.msg_rejected = PDCM_MSG_RESPONSE_OTHER;
+	m.rej.ari_len = sizeof(guid);
+	memcpy(m.rej.ari, &guid, sizeof(guid));
+	fake_inject(f, &m);
+	msleep(200);
+	KUNIT_EXPECT_EQ(test, fsm_gate.early, -1);
+	complete(&fsm_gate.open);
+	fake_settle();
+	KUNIT_EXPECT_EQ(test, fsm_gate.early, -1);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 2U);
+	KUNIT_EXPECT_EQ(test, fsm_ev(1)->type, PDCM_REJ_RECEIVED);
+	KUNIT_EXPECT_PTR_EQ(test, fsm_ev(1)->id, id);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
+}
+
+static void fsm_gate_destroy_fn(struct work_struct *work)
+{
+	pdcm_destroy_id(fsm_gate.id);
+	complete(&fsm_gate.destroyed);
+}
+
+/*
+ * pdcm_destroy_id() of a new id from another thread waits for its
+ * REQ_RECEIVED handler, as for any other event's: it used to return (and
+ * free the conn) while the handler still ran, the REQ's work item holding
+ * no reference of its own.
+ */
+static void fsm_destroy_waits_for_req_handler(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+
+	fsm_gate.id = fsm_gate_req(f);
+	fsm_disown(f, fsm_gate.id);
+	INIT_WORK(&fsm_gate.destroy, fsm_gate_destroy_fn);
+	queue_work(system_unbound_wq, &fsm_gate.destroy);
+	msleep(200);
+	KUNIT_EXPECT_FALSE(test, completion_done(&fsm_gate.destroyed));
+	complete(&fsm_gate.open);
+	KUNIT_EXPECT_TRUE(test,
+			  wait_for_completion_timeout(&fsm_gate.destroyed, 10 * HZ));
+	flush_work(&fsm_gate.destroy);
+	fake_settle();
+	/* the REQ was rejected by the destroy, after the handler returned */
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 1U);
+}
+
+/*
+ * An active id used again after TIMEWAIT_EXIT connects to a new peer: the
+ * REP of the new REQ used to be dropped ("wrong sender comm ID") because
+ * the id still held the old peer's comm ID.
+ */
+static void fsm_reuse_after_timewait(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id = fsm_active_rep(f, f->peer_comm);
+	struct pdcm_req_param p;
+	struct pdcm_msg m;
+
+	fsm_mk(&m, PDCM_ATTR_REJ, id, f->peer_comm);
+	m.rej.reason = PDCM_REJ_CONSUMER_DEFINED;
+	m.rej.msg_rejected = PDCM_MSG_RESPONSE_OTHER;
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_TIMEWAIT);
+	fsm_timewait_now(id);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_IDLE);
+
+	fsm_req_param(f, &p);
+	KUNIT_ASSERT_EQ(test, pdcm_send_req(id, &p), 0);
+	fsm_mk_rep(f, &m, id, f->peer_comm + 7, 0xc0ffee ^ 7);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_REP_RCVD);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(id->remote_id), f->peer_comm + 7);
+	/* and the old peer's comm ID is no longer this id's */
+	fsm_mk(&m, PDCM_ATTR_DREQ, id, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_REP_RCVD);
+}
+
+/*
+ * A conn's memory outlives its last reference by an RCU grace period:
+ * pdcm_conn_get_by_local_id() loads the pointer from the xarray and then
+ * tries the refcount, and destroy may erase and free in between.  It used
+ * to be freed at once.  Deterministic where no grace period can end
+ * between pdcm_destroy_id()'s return and the read below, that is on one
+ * CPU without preemption (the KUnit guests); elsewhere it is skipped.
+ */
+static void fsm_conn_freed_after_grace_period(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id;
+	struct pdcm_conn *conn;
+
+	if (num_online_cpus() > 1 || IS_ENABLED(CONFIG_PREEMPTION))
+		kunit_skip(test, "needs one CPU and no preemption");
+	id = fsm_id(f);
+	conn = to_conn(id);
+	fsm_disown(f, id);
+	pdcm_destroy_id(id);
+	rcu_read_lock();
+	/* a use-after-free here is KASAN's report, which fails the case */
+	KUNIT_EXPECT_EQ(test, refcount_read(&conn->refs), 0U);
+	rcu_read_unlock();
+}
+
+/*
  * A REP or RTU naming an unknown comm ID: counted, dropped, no answer
  * (issue 12 defect 8: each drew a REJ INVALID_COMM_ID, an amplifier).
  */
@@ -3458,6 +3733,8 @@ static void fsm_rej_wrong_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
 	KUNIT_EXPECT_EQ(test, f->nsent, nsent);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped), dropped);
+	/* counted as the other handlers count a message in the wrong state */
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_REJ), 1);
 
 	KUNIT_ASSERT_EQ(test, pdcm_send_drep(id, NULL, 0), 0);
 	KUNIT_ASSERT_EQ(test, id->state, PDCM_TIMEWAIT);
@@ -3467,6 +3744,7 @@ static void fsm_rej_wrong_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
 	KUNIT_EXPECT_EQ(test, f->nsent, nsent);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped), dropped);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_REJ), 2);
 	/* TIMEWAIT still ends on its own */
 	fsm_timewait_now(id);
 	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
@@ -3695,6 +3973,13 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_send_rej_rep_sent),
 	KUNIT_CASE(fsm_rej_after_rep),
 	KUNIT_CASE(fsm_rej_timeout_by_ari),
+	KUNIT_CASE(fsm_rej_timeout_by_ari_established),
+	KUNIT_CASE(fsm_rep_remote_id_in_use),
+	KUNIT_CASE(fsm_dreq_wrong_qpn),
+	KUNIT_CASE(fsm_req_handler_runs_alone),
+	KUNIT_CASE(fsm_destroy_waits_for_req_handler),
+	KUNIT_CASE(fsm_reuse_after_timewait),
+	KUNIT_CASE(fsm_conn_freed_after_grace_period),
 	KUNIT_CASE(fsm_unknown_rep),
 	KUNIT_CASE(fsm_unknown_dreq),
 	KUNIT_CASE(fsm_msg_for_portless_id),
