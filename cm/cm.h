@@ -12,7 +12,9 @@
  *   pdcm_wq; everything for an existing conn goes onto that conn's event
  *   list, which one work item of the conn drains in order.  Events of one
  *   conn are ordered and never run concurrently; events of different
- *   conns run concurrently.
+ *   conns run concurrently.  A REQ's new conn holds its list (ev_held)
+ *   until its REQ_RECEIVED handler, run from the REQ's work item, has
+ *   returned.
  *
  *   send: a ULP call checks the transition under conn->lock, posts the
  *   message to the port's transport under the same lock, and changes the
@@ -29,7 +31,9 @@
  * requires in its state, drops the creator's reference, and waits for the
  * rest -- except when a handler's non-zero return destroys the conn from
  * its own event work, where waiting would deadlock: then the last
- * reference frees the conn.  What a timeout, timewait or COMM_EST needs to
+ * reference frees the conn.  The memory itself goes back an RCU grace
+ * period later, for lookups by local comm ID that loaded the pointer
+ * before destroy unhashed it.  What a timeout, timewait or COMM_EST needs to
  * reach the ULP is preallocated in the conn (struct pdcm_ev), so no such
  * event is ever lost to a failed allocation.
  */
