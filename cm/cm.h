@@ -367,7 +367,7 @@ u64 pdcm_node_guid(struct pdcm_port *port);
 extern const struct pdcm_transport_ops pdcm_mad_ops;
 
 /* sidr.c */
-void pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
+bool pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
 			const struct pdcm_msg *msg);
 void pdcm_sidr_rep_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg);
 void pdcm_sidr_reply(const struct pdcm_rx *rx, const struct pdcm_msg *req,

@@ -369,8 +369,10 @@ static void pdcm_work_fn(struct work_struct *work)
 		pdcm_req_work(w);
 		break;
 	case PDCM_WORK_SIDR_REQ:
-		pdcm_sidr_req_work(w->listen, &w->rx, &w->msg);
-		pdcm_listen_retire(w->listen);	/* SIDR holds no slot past here */
+		if (pdcm_sidr_req_work(w->listen, &w->rx, &w->msg))
+			w->listen = NULL;	/* the new conn's, until answered */
+		else
+			pdcm_listen_retire(w->listen);
 		break;
 	default:
 		WARN_ON_ONCE(1);

@@ -104,9 +104,15 @@ static const union ib_gid *pdcm_sender_gid(const struct pdcm_rx *rx,
  * @rx: where it came from
  * @msg: the SIDR_REQ
  *
+ * A SIDR_REQ delivered to the ULP keeps its backlog slot until it is
+ * answered or its id destroyed, as a REQ's does until it is established:
+ * the requests a ULP holds unanswered are bounded by the listen's backlog.
+ *
  * Context: pdcm_wq (the SIDR_REQ's own work item).
+ * Return: true if the new conn took the slot and @l's reference (the
+ * caller forgets both), false if the caller is to give them back.
  */
-void pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
+bool pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
 			const struct pdcm_msg *msg)
 {
 	const struct pdcm_sidr_req *req = &msg->sidr_req;
@@ -118,14 +124,14 @@ void pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
 
 	if (READ_ONCE(lconn->destroyed)) {	/* the listen went away */
 		pdcm_sidr_reply(rx, msg, PDCM_SIDR_UNSUPPORTED);
-		return;
+		return false;
 	}
 	if (!READ_ONCE(rx->port->agent))
-		return;		/* the device is going away */
+		return false;	/* the device is going away */
 	conn = pdcm_conn_alloc(rx->port->dev->ibdev, lconn->id.handler,
 			       lconn->id.context, GFP_KERNEL);
 	if (!conn)
-		return;		/* the peer retries */
+		return false;	/* the peer retries */
 	pdcm_conn_set_port(conn, rx->port);
 	conn->tid = msg->hdr.tid;
 	conn->id.remote_id = cpu_to_be32(req->request_id);
@@ -137,14 +143,15 @@ void pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
 		trace_pdcm_drop(PDCM_ATTR_SIDR_REQ, req->request_id, "duplicate");
 		pdcm_conn_put(dup);
 		pdcm_conn_destroy(conn, false);
-		return;
+		return false;
 	}
 	if (rx->port->ops->peer_av(conn, rx)) {
 		pdcm_conn_destroy(conn, false);
-		return;
+		return false;
 	}
 	spin_lock_irq(&conn->lock);
 	pdcm_fsm_step(conn, PDCM_EV_RX_SIDR_REQ);
+	conn->matched = l;	/* the slot, until the SIDR_REP or destroy */
 	spin_unlock_irq(&conn->lock);
 
 	p->listen_id = &lconn->id;
@@ -160,6 +167,7 @@ void pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
 	pdcm_conn_get(conn);	/* a destroy from elsewhere waits for the handler */
 	pdcm_deliver(conn, &ev);
 	pdcm_conn_put(conn);
+	return true;
 }
 
 /**
@@ -174,6 +182,7 @@ void pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
 int pdcm_send_sidr_rep(struct pdcm_id *id, const struct pdcm_sidr_rep_param *param)
 {
 	struct pdcm_conn *conn = to_conn(id);
+	struct pdcm_listen *matched = NULL;
 	unsigned long flags;
 	struct pdcm_msg *m;
 	int ret;
@@ -204,9 +213,12 @@ int pdcm_send_sidr_rep(struct pdcm_id *id, const struct pdcm_sidr_rep_param *par
 	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_SEND_SIDR_REP);
 	if (ret >= 0)
 		ret = pdcm_xmit(conn, m, 0, 0);
-	if (!ret)
+	if (!ret) {
 		pdcm_fsm_step(conn, PDCM_EV_SEND_SIDR_REP);
+		matched = pdcm_take_matched(conn);
+	}
 	spin_unlock_irqrestore(&conn->lock, flags);
+	pdcm_slot_free(matched);
 	if (!ret)	/* answered: a retry (our SIDR_REP lost) is a new request */
 		pdcm_remote_unlink(conn);
 	kfree(m);

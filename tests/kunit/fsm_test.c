@@ -2867,6 +2867,43 @@ static void fsm_sidr_req_received(struct kunit *test)
 	KUNIT_EXPECT_PTR_NE(test, fsm_ev(1)->id, id);
 }
 
+/*
+ * A SIDR_REQ the ULP has not answered keeps its listen's backlog slot, as
+ * a half-open REQ does: with a backlog of 1 a second SIDR_REQ is dropped
+ * until the first is answered (or its id destroyed).  The slot used to be
+ * given back when the handler returned, so the SIDR_REQs a ULP held
+ * unanswered were bounded only by what peers sent.
+ */
+static void fsm_sidr_backlog_until_answered(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_sidr_rep_param rp = {
+		.qp_num = 0x00abcd,
+		.qkey = 0x80010000,
+		.status = PDCM_SIDR_SUCCESS,
+	};
+	struct pdcm_msg m;
+
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
+	fsm_mk_sidr_req(f, &m, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
+	fsm_mk_sidr_req(f, &m, f->peer_comm + 1);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);	/* full: dropped */
+
+	KUNIT_ASSERT_EQ(test, pdcm_send_sidr_rep(fsm_ev(0)->id, &rp), 0);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 2U);
+	KUNIT_EXPECT_EQ(test, fsm_ev(1)->type, PDCM_SIDR_REQ_RECEIVED);
+
+	/* destroying the unanswered id gives its slot back too */
+	fsm_destroy(f, fsm_ev(1)->id);
+	fsm_mk_sidr_req(f, &m, f->peer_comm + 2);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 3U);
+}
+
 /* No SIDR listen: SIDR_REP status UNSUPPORTED (1). */
 static void fsm_sidr_no_listener(struct kunit *test)
 {
@@ -3974,6 +4011,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_rej_after_rep),
 	KUNIT_CASE(fsm_rej_timeout_by_ari),
 	KUNIT_CASE(fsm_rej_timeout_by_ari_established),
+	KUNIT_CASE(fsm_sidr_backlog_until_answered),
 	KUNIT_CASE(fsm_rep_remote_id_in_use),
 	KUNIT_CASE(fsm_dreq_wrong_qpn),
 	KUNIT_CASE(fsm_req_handler_runs_alone),
