@@ -125,6 +125,16 @@ void pdcm_work_queue(struct pdcm_work *w)
 
 /* ---- a conn's event list -------------------------------------------- */
 
+/* Start @conn's ev_work for what waits on its list, unless it is held. */
+static void pdcm_conn_kick(struct pdcm_conn *conn)
+	__must_hold(&conn->lock)
+{
+	lockdep_assert_held(&conn->lock);
+	if (!conn->ev_held && !list_empty(&conn->events) &&
+	    queue_work(pdcm_wq, &conn->ev_work))
+		pdcm_conn_get(conn);	/* ev_work's, dropped as it ends */
+}
+
 /**
  * pdcm_conn_post() - queue an event on its conn
  * @conn: the conn
@@ -152,8 +162,7 @@ bool pdcm_conn_post(struct pdcm_conn *conn, struct pdcm_ev *ev)
 	}
 	conn->npending += rx;
 	list_add_tail(&ev->node, &conn->events);
-	if (!conn->ev_held && queue_work(pdcm_wq, &conn->ev_work))
-		pdcm_conn_get(conn);	/* ev_work's, dropped as it ends */
+	pdcm_conn_kick(conn);
 	spin_unlock_irqrestore(&conn->lock, flags);
 	return true;
 }
@@ -176,8 +185,7 @@ void pdcm_conn_unhold(struct pdcm_conn *conn)
 
 	spin_lock_irqsave(&conn->lock, flags);
 	conn->ev_held = false;
-	if (!list_empty(&conn->events) && queue_work(pdcm_wq, &conn->ev_work))
-		pdcm_conn_get(conn);	/* ev_work's, dropped as it ends */
+	pdcm_conn_kick(conn);
 	spin_unlock_irqrestore(&conn->lock, flags);
 }
 

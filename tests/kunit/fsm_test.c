@@ -1955,24 +1955,33 @@ static void fsm_rej_after_rep(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 6U);
 }
 
+/*
+ * The peer gave up on its REQ of f->peer_comm before it learnt our comm
+ * ID: REJ TIMEOUT naming none of ours, its CA GUID as the ARI.
+ */
+static void fsm_mk_rej_by_ari(struct fake *f, struct pdcm_msg *m)
+{
+	__be64 guid = cpu_to_be64(f->peer_guid);
+
+	memset(m, 0, sizeof(*m));
+	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_REJ, f->tid + f->peer_comm);
+	m->rej.local_comm_id = f->peer_comm;
+	m->rej.reason = PDCM_REJ_TIMEOUT;
+	m->rej.msg_rejected = PDCM_MSG_RESPONSE_OTHER;
+	m->rej.ari_len = sizeof(guid);
+	memcpy(m->rej.ari, &guid, sizeof(guid));
+}
+
 /* The peer gave up on its REQ (REJ TIMEOUT, ARI = its GUID). */
 static void fsm_rej_timeout_by_ari(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
-	__be64 guid = cpu_to_be64(f->peer_guid);
 	struct pdcm_id *id;
 	struct pdcm_msg m;
 
 	fsm_listen(f);
 	id = fsm_passive_req(f, f->peer_comm, 0x112233);
-	memset(&m, 0, sizeof(m));
-	pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_REJ, f->tid + f->peer_comm);
-	m.rej.local_comm_id = f->peer_comm;
-	m.rej.remote_comm_id = 0;
-	m.rej.reason = PDCM_REJ_TIMEOUT;
-	m.rej.msg_rejected = PDCM_MSG_RESPONSE_OTHER;
-	m.rej.ari_len = sizeof(guid);
-	memcpy(m.rej.ari, &guid, sizeof(guid));
+	fsm_mk_rej_by_ari(f, &m);
 	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
 	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_REJ_RECEIVED);
@@ -1988,7 +1997,6 @@ static void fsm_rej_timeout_by_ari(struct kunit *test)
 static void fsm_rej_timeout_by_ari_established(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
-	__be64 guid = cpu_to_be64(f->peer_guid);
 	unsigned int nev;
 	struct pdcm_id *id;
 	struct pdcm_msg m;
@@ -1996,13 +2004,7 @@ static void fsm_rej_timeout_by_ari_established(struct kunit *test)
 
 	fsm_listen(f);
 	id = fsm_passive_est(f, f->peer_comm, 0x112233);
-	memset(&m, 0, sizeof(m));
-	pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_REJ, f->tid + f->peer_comm);
-	m.rej.local_comm_id = f->peer_comm;
-	m.rej.reason = PDCM_REJ_TIMEOUT;
-	m.rej.msg_rejected = PDCM_MSG_RESPONSE_OTHER;
-	m.rej.ari_len = sizeof(guid);
-	memcpy(m.rej.ari, &guid, sizeof(guid));
+	fsm_mk_rej_by_ari(f, &m);
 	nev = fsm_rec.nev;
 	dropped = atomic_long_read(&f->port->cnt.rx_dropped);
 	fake_rx(f, &m);
@@ -2142,17 +2144,10 @@ static struct pdcm_id *fsm_gate_req(struct fake *f)
 static void fsm_req_handler_runs_alone(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
-	__be64 guid = cpu_to_be64(f->peer_guid);
 	struct pdcm_id *id = fsm_gate_req(f);
 	struct pdcm_msg m;
 
-	memset(&m, 0, sizeof(m));
-	pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_REJ, f->tid + f->peer_comm);
-	m.rej.local_comm_id = f->peer_comm;
-	m.rej.reason = PDCM_REJ_TIMEOUT;
-	m.rej.msg_rejected = PDCM_MSG_RESPONSE_OTHER;
-	m.rej.ari_len = sizeof(guid);
-	memcpy(m.rej.ari, &guid, sizeof(guid));
+	fsm_mk_rej_by_ari(f, &m);
 	fake_inject(f, &m);
 	msleep(200);
 	KUNIT_EXPECT_EQ(test, fsm_gate.early, -1);
