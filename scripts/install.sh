@@ -81,14 +81,19 @@ dkms_stage() {
 		cp "$stockmods/$IBCM_STOCK" "$root/lib/modules/$kver/$IBCM_STOCK" || return
 	fi
 	make -s dkms-src DKMS_SRC="$w/src" || return
-	local opts="--dkmstree $w/tree --sourcetree $w/src --installtree $root/lib/modules"
+	# dkms builds in its tree, at a fixed path (pdcm_at) so that ccache
+	# hits the build of an earlier run from another clone
+	local at=$PDCM_CACHE/at/${TAG}dkms
+	local opts="--dkmstree $at --sourcetree $w/src --installtree $root/lib/modules"
 	local k="-k $kver --kernelsourcedir $kdir"
+	mkdir -p "$at"
 	# the headers package's link, as on a host: Debian's dkms finds
 	# sign-file through it when /usr/lib/linux-kbuild-<major.minor> does
 	# not exist (6.12's kbuild directory carries the full version)
 	ln -s "$kdir" "$root/lib/modules/$kver/build"
-	unshare -m --propagation private bash -euxc "
+	pdcm_ccache unshare -m --propagation private bash -euxc "
 		mount --bind '$root/lib/modules' /lib/modules
+		mount --bind '$w/tree' '$at'
 		[ ! -d /var/lib/dkms ] || mount --bind '$w/var-lib-dkms' /var/lib/dkms
 		[ ! -d /etc/dkms ] || mount --bind '$w/etc-dkms' /etc/dkms
 		dkms add -m pdcm -v $ver $opts
@@ -107,10 +112,12 @@ dkms_remove() {
 	local kdir=$1 root=$2 kver ver
 	kver=$(krelease "$kdir")
 	ver=$(version)
-	local w=$OUT/work
-	local opts="--dkmstree $w/tree --sourcetree $w/src --installtree $root/lib/modules"
+	local w=$OUT/work at=$PDCM_CACHE/at/${TAG}dkms
+	local opts="--dkmstree $at --sourcetree $w/src --installtree $root/lib/modules"
+	mkdir -p "$at"
 	unshare -m --propagation private bash -euxc "
 		mount --bind '$root/lib/modules' /lib/modules
+		mount --bind '$w/tree' '$at'
 		[ ! -d /var/lib/dkms ] || mount --bind '$w/var-lib-dkms' /var/lib/dkms
 		[ ! -d /etc/dkms ] || mount --bind '$w/etc-dkms' /etc/dkms
 		dkms remove -m pdcm -v $ver $opts -k $kver --no-depmod
@@ -160,10 +167,15 @@ make_install() {
 	mkdir -p "$t"
 	pdcm_sync "$t"
 	: >"$log"
+	# at the path check.sh's build used (pdcm_at), or every object's
+	# command line would differ from its last build's
 	result install.dev_build_has_test_ulp "$log" \
-		sh -c "make -C '$t' KDIR='$kdir' W=1 modules && test -f '$t/tests/ulp/pdcm_ulp.ko' &&
-		 test -f '$t/tests/shim/pdcm_shim_test.ko'"
-	result install.make_install "$log" make -C "$t" KDIR="$kdir" W=1 INSTALL_MOD_PATH="$s" install
+		pdcm_ccache pdcm_at "${TAG}stock" "$t" sh -c \
+		'make -C "$PDCM_AT" KDIR="$1" W=1 modules && test -f "$PDCM_AT/tests/ulp/pdcm_ulp.ko" &&
+		 test -f "$PDCM_AT/tests/shim/pdcm_shim_test.ko"' sh "$kdir"
+	result install.make_install "$log" \
+		pdcm_ccache pdcm_at "${TAG}stock" "$t" sh -c \
+		'make -C "$PDCM_AT" KDIR="$1" W=1 INSTALL_MOD_PATH="$2" install' sh "$kdir" "$s"
 	local got
 	# ib_pdcm and the ULP shims, compressed as the kernel's own modules
 	# are; no test module (tests/ulp, tests/shim, tests/kunit,
