@@ -128,6 +128,9 @@ struct pdcm_rx {
  *	PDCM_CONN_MAX_PENDING)
  * @err_ev: preallocated: the retried MAD timed out (@err_status)
  * @err_status: the completion status of the MAD that timed out
+ * @msg_gen: counts the retried MADs posted (pdcm_xmit() with a timeout)
+ * @err_gen: @msg_gen of the MAD that timed out: @err_ev is stale if
+ *	another retried MAD has been posted since (the state moved on)
  * @tw_ev: preallocated: timewait is over
  * @est_ev: preallocated: pdcm_notify(IB_EVENT_COMM_EST)
  * @destroyed: set once by destroy; queued work then skips the handler
@@ -191,6 +194,8 @@ struct pdcm_conn {
 	unsigned int npending;
 	struct pdcm_ev err_ev;
 	enum ib_wc_status err_status;
+	u32 msg_gen;
+	u32 err_gen;
 	struct pdcm_ev tw_ev;
 	struct pdcm_ev est_ev;
 	bool destroyed;

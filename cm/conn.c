@@ -108,6 +108,8 @@ int pdcm_xmit(struct pdcm_conn *conn, struct pdcm_msg *msg,
 
 	lockdep_assert_held(&conn->lock);
 	ret = conn->port->ops->send(conn, msg, timeout_ms, retries);
+	if (!ret && timeout_ms)
+		conn->msg_gen++;	/* a new @msg: older timeouts are stale */
 	if (!ret) {
 		pdcm_count(conn->port->cnt.tx, msg->hdr.attr_id);
 		trace_pdcm_mad(true, msg->hdr.attr_id,
@@ -510,7 +512,9 @@ static bool pdcm_leave_msg(struct pdcm_conn *conn, enum pdcm_state state,
 
 /*
  * The protocol side of destroying a conn (pdcm_leave_msg()), then IDLE.
- * -ENOMEM from a handler sends nothing, so that the peer retries.
+ * -ENOMEM from the handler of a REQ not yet answered (REQ_RCVD) sends
+ * nothing, so that the peer retries; in any other state the REJ, DREQ,
+ * DREP or SIDR_REP of that state goes out, as in ib_cm.
  */
 void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem)
 {
@@ -519,7 +523,8 @@ void pdcm_destroy_protocol(struct pdcm_conn *conn, bool enomem)
 
 	spin_lock_irq(&conn->lock);
 	pdcm_cancel(conn);
-	if (!enomem && conn->port && pdcm_leave_msg(conn, conn->id.state, &m))
+	if (!(enomem && conn->id.state == PDCM_REQ_RCVD) && conn->port &&
+	    pdcm_leave_msg(conn, conn->id.state, &m))
 		pdcm_xmit(conn, &m, 0, 0);	/* best effort: we are going */
 	if (conn->id.state == PDCM_LISTEN) {
 		listen = conn->listen;

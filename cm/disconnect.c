@@ -125,21 +125,18 @@ int pdcm_send_dreq(struct pdcm_id *id, const void *private_data, u8 len)
 {
 	struct pdcm_conn *conn = to_conn(id);
 	unsigned long flags;
-	struct pdcm_msg *m;
+	struct pdcm_msg m;	/* teardown allocates nothing of its own */
 	u64 tid;
 	int ret;
 
 	if (pdcm_check_pdata(private_data, len, PDCM_DREQ_PDATA_SIZE))
 		return -EINVAL;
-	m = pdcm_fail() ? NULL : kzalloc(sizeof(*m), GFP_ATOMIC);
-	if (!m)
-		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);
 	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_SEND_DREQ);
 	if (ret >= 0) {
 		tid = pdcm_new_tid(conn);
-		pdcm_dreq_msg(conn, m, tid, private_data, len);
-		ret = pdcm_xmit(conn, m, conn->cm_timeout_ms,
+		pdcm_dreq_msg(conn, &m, tid, private_data, len);
+		ret = pdcm_xmit(conn, &m, conn->cm_timeout_ms,
 				pdcm_retries(conn->max_cm_retries));
 		pdcm_fsm_step(conn, PDCM_EV_SEND_DREQ);
 		if (!ret) {
@@ -151,7 +148,6 @@ int pdcm_send_dreq(struct pdcm_id *id, const void *private_data, u8 len)
 		}
 	}
 	spin_unlock_irqrestore(&conn->lock, flags);
-	kfree(m);
 	return ret < 0 ? ret : 0;
 }
 EXPORT_SYMBOL_NS_GPL(pdcm_send_dreq, PDCM);
@@ -289,8 +285,10 @@ void pdcm_cm_send_done(struct pdcm_conn *conn, struct ib_mad_send_buf *msg,
 	if (msg && conn->msg == msg) {
 		conn->msg = NULL;
 		failed = status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR;
-		if (failed)
+		if (failed) {
 			conn->err_status = status;
+			conn->err_gen = conn->msg_gen;
+		}
 	}
 	spin_unlock_irqrestore(&conn->lock, flags);
 	/* preallocated in the conn: the timeout always reaches the ULP */
@@ -307,6 +305,15 @@ void pdcm_send_error_work(struct pdcm_conn *conn, enum ib_wc_status status)
 	int ret;
 
 	spin_lock_irq(&conn->lock);
+	if (conn->err_gen != conn->msg_gen) {
+		/*
+		 * Another retried MAD went out after the one that timed out
+		 * (COMM_EST, then a DREQ; a REJ, then a new REQ): the timeout
+		 * is not this state's.
+		 */
+		spin_unlock_irq(&conn->lock);
+		return;
+	}
 	state = conn->id.state;
 	ret = pdcm_fsm_step(conn, PDCM_EV_TIMEOUT);
 	if (ret == PDCM_TIMEWAIT)

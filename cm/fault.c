@@ -4,12 +4,14 @@
  * configured: probability 0.  A sweep fails the k-th allocation from now
  * with space=k, times=1, probability=100 (Documentation/robustness.rst).
  */
+#include <kunit/visibility.h>
 #include <linux/debugfs.h>
 
 #include "fault.h"
 
 #ifdef CONFIG_FAULT_INJECTION
-DECLARE_FAULT_ATTR(pdcm_fail_attr);
+struct fault_attr pdcm_fail_attr = FAULT_ATTR_INITIALIZER;
+EXPORT_SYMBOL_IF_KUNIT(pdcm_fail_attr);
 
 /* /sys/kernel/debug/pdcm/fail/; best effort, as all of pdcm's debugfs */
 void pdcm_fault_debugfs(struct dentry *parent)

@@ -94,6 +94,7 @@ static const struct pdcm_transition pdcm_fsm_table[] = {
 	T(DREQ_SENT, TIMEOUT, TIMEWAIT),
 	T(DREQ_SENT, RX_REJ, TIMEWAIT),
 	T(DREQ_RCVD, SEND_DREP, TIMEWAIT),
+	T(DREQ_RCVD, RX_DREP, TIMEWAIT),	/* our crossed DREQ's answer */
 	T(TIMEWAIT, TIMEWAIT_DONE, IDLE),
 
 	/* SIDR */

@@ -671,7 +671,7 @@ void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 	const struct pdcm_rep *rep = &msg->rep;
 	struct pdcm_event ev = { .event = PDCM_REP_RECEIVED };
 	struct pdcm_rep_event_param *p = &ev.param.rep_rcvd;
-	struct pdcm_conn *old;
+	struct pdcm_conn *old, *stale = NULL;
 	int ret;
 
 	/*
@@ -690,31 +690,40 @@ void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 			return;
 		}
 	}
+	old = NULL;
 	spin_lock_irq(&conn->lock);
 	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_RX_REP);
 	if (ret >= 0) {
 		pdcm_cancel(conn);
 		pdcm_rep_to_conn(conn, rep);
 		pdcm_fsm_step(conn, PDCM_EV_RX_REP);
+		/*
+		 * Into the remote tables before the lock is dropped: a
+		 * pdcm_send_rej() from another thread unlinks after its own
+		 * step, so it can no longer come between the step and the
+		 * inserts and leave an IDLE id linked (with its keys
+		 * rewritten, and the node linked twice, when it is reused).
+		 */
+		stale = pdcm_remote_qp_insert(conn);
+		if (!stale)
+			old = pdcm_remote_id_insert(conn);
 	}
 	spin_unlock_irq(&conn->lock);
+	if (old)
+		pdcm_conn_put(old);
 	if (ret < 0) {
 		pdcm_dup_rep(conn);
 		return;
 	}
-	old = pdcm_remote_qp_insert(conn);
-	if (old) {
+	if (stale) {
 		/* The passive QP is still connected to someone: stale. */
-		pdcm_conn_put(old);
+		pdcm_conn_put(stale);
 		pdcm_send_rej(&conn->id, PDCM_REJ_STALE_CONN, NULL, 0, NULL, 0);
 		ev.event = PDCM_REJ_RECEIVED;
 		ev.param.rej_rcvd.reason = PDCM_REJ_STALE_CONN;
 		pdcm_deliver(conn, &ev);
 		return;
 	}
-	old = pdcm_remote_id_insert(conn);
-	if (old)
-		pdcm_conn_put(old);
 
 	p->remote_ca_guid = cpu_to_be64(rep->local_ca_guid);
 	p->remote_qkey = rep->local_qkey;

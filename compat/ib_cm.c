@@ -27,6 +27,7 @@
  *
  * Documentation/ibcm.rst lists what differs from the in-tree ib_cm.
  */
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -80,7 +81,6 @@ static struct ibcm_id *ibcm_alloc(struct ib_device *device,
 	me->id.remote_cm_qpn = 1;
 	kref_init(&me->ref);
 	INIT_LIST_HEAD(&me->listen);
-	init_completion(&me->gone);
 	return me;
 }
 
@@ -157,8 +157,9 @@ void ib_destroy_cm_id(struct ib_cm_id *cm_id)
 	}
 	/*
 	 * Not under ibcm_lock: pdcm waits for the listen's running handlers,
-	 * which may destroy other ids.  Until pdcm has removed the listen,
-	 * a new listen for the pair waits for @gone instead of colliding.
+	 * which may destroy other ids.  A new listen for the pair does not
+	 * share this one from now on; it is made as soon as pdcm has taken
+	 * this one out of its table, which pdcm does before that wait.
 	 */
 	me->dying = true;
 	mutex_unlock(&ibcm_lock);
@@ -166,7 +167,6 @@ void ib_destroy_cm_id(struct ib_cm_id *cm_id)
 	mutex_lock(&ibcm_lock);
 	list_del_init(&me->listen);
 	mutex_unlock(&ibcm_lock);
-	complete_all(&me->gone);
 	ibcm_put(me);
 }
 EXPORT_SYMBOL(ib_destroy_cm_id);
@@ -174,27 +174,22 @@ EXPORT_SYMBOL(ib_destroy_cm_id);
 /* ---- listens ------------------------------------------------------- */
 
 /*
- * The live listen for (@device, @service_id), or NULL; one being
- * destroyed is waited for (ibcm_lock dropped meanwhile).
+ * The live listen for (@device, @service_id), or NULL; *@dying tells
+ * whether one for the pair is being destroyed.
  */
 static struct ibcm_id *ibcm_find_listen(struct ib_device *device,
-					__be64 service_id)
+					__be64 service_id, bool *dying)
 {
 	struct ibcm_id *me;
 
 	lockdep_assert_held(&ibcm_lock);
-again:
+	*dying = false;
 	list_for_each_entry(me, &ibcm_listens, listen) {
 		if (me->id.device != device || me->id.service_id != service_id)
 			continue;
 		if (!me->dying)
 			return me;
-		kref_get(&me->ref);
-		mutex_unlock(&ibcm_lock);
-		wait_for_completion(&me->gone);
-		ibcm_put(me);
-		mutex_lock(&ibcm_lock);
-		goto again;
+		*dying = true;
 	}
 	return NULL;
 }
@@ -214,14 +209,30 @@ static int ibcm_listen_locked(struct ibcm_id *me, __be64 service_id)
 	};
 	int ret;
 
+	bool dying = false;
+
 	lockdep_assert_held(&ibcm_lock);
 	if (ibcm_reserved(service_id) || !me->id.device ||
 	    READ_ONCE(me->pd->state) != PDCM_IDLE)
 		return -EINVAL;
-	if (service_id != IB_CM_ASSIGN_SERVICE_ID &&
-	    ibcm_find_listen(me->id.device, service_id))
-		return -EBUSY;
-	ret = pdcm_listen(me->pd, &attr);
+	for (;;) {
+		if (service_id != IB_CM_ASSIGN_SERVICE_ID &&
+		    ibcm_find_listen(me->id.device, service_id, &dying))
+			return -EBUSY;
+		ret = pdcm_listen(me->pd, &attr);
+		if (ret != -EADDRINUSE || !dying)
+			break;
+		/*
+		 * The dying listen is still in pdcm's table, for a grace
+		 * period at most: its destroy takes it out before it waits
+		 * for the listen's handlers.  Waiting for that destroy to
+		 * end instead would wait for those handlers, which rdma_cm
+		 * runs under the lock its ib_cm_insert_listen() caller holds.
+		 */
+		mutex_unlock(&ibcm_lock);
+		usleep_range(500, 1000);
+		mutex_lock(&ibcm_lock);
+	}
 	if (ret == -EADDRINUSE)
 		ret = -EBUSY;
 	if (ret)
@@ -277,10 +288,12 @@ struct ib_cm_id *ib_cm_insert_listen(struct ib_device *device,
 {
 	struct ib_cm_id *cm_id;
 	struct ibcm_id *me;
+	bool dying;
 	int ret;
 
 	mutex_lock(&ibcm_lock);
-	me = ibcm_find_listen(device, service_id);
+again:
+	me = ibcm_find_listen(device, service_id, &dying);
 	if (me) {
 		if (me->id.cm_handler != cm_handler || me->id.context) {
 			cm_id = ERR_PTR(-EINVAL);
@@ -298,6 +311,9 @@ struct ib_cm_id *ib_cm_insert_listen(struct ib_device *device,
 		pdcm_destroy_id(to_ibcm(cm_id)->pd);
 		ibcm_put(to_ibcm(cm_id));
 		cm_id = ERR_PTR(ret == -EBUSY ? -EINVAL : ret);
+		/* another insert made the listen while we waited: share it */
+		if (ret == -EBUSY && ibcm_find_listen(device, service_id, &dying))
+			goto again;
 	}
 out:
 	mutex_unlock(&ibcm_lock);

@@ -15,13 +15,13 @@
  * struct ibcm_id - an ib_cm_id and the pdcm_id it runs on
  * @id: the public part, what ib_cm's users see
  * @pd: the pdcm_id; its context is this struct
- * @ref: the destroyer's reference, and one per ib_cm_insert_listen() or
- *	ib_cm_listen() waiting for this listen to be gone
+ * @ref: the destroyer's reference (and the one a delivery of a new
+ *	passive id gives back when its handler refuses it)
  * @listen: on the list of listening ids while listening, else empty
  * @listening: ib_cm_listen() made this id a listen (set once, by the
  *	owner, under ibcm_lock)
- * @dying: the last user destroys the listen; new users wait for @gone
- * @gone: completed once pdcm has removed the listen
+ * @dying: the last user destroys the listen: it is not shared any more,
+ *	and a new listen for the pair is made beside it (ibcm_listen_locked())
  * @share: ib_cm_insert_listen() users of the listen (1 for ib_cm_listen())
  *
  * What an event points to (path, private data) lives on the delivering
@@ -34,7 +34,6 @@ struct ibcm_id {
 	struct list_head listen;
 	bool listening;
 	bool dying;
-	struct completion gone;
 	unsigned int share;
 };
 

@@ -446,8 +446,9 @@ struct pdcm_event {
  * any pdcm_send_*() on @id, and may destroy any *other* id with
  * pdcm_destroy_id() (queued events of that id are then dropped unrun).
  * It must not destroy @id itself: destroy waits for @id's running handler.
- * To destroy @id, return non-zero (-ENOMEM: without a REJ, so that the
- * peer retries).
+ * To destroy @id, return non-zero (-ENOMEM from PDCM_REQ_RECEIVED, with
+ * the REQ not answered: without a REJ, so that the peer retries; in any
+ * other state pdcm sends what the state calls for, as for other values).
  *
  * A listen may be matched by requests it does not serve (a SIDR_REQ on a
  * connection listen's service ID, a REQ on a SIDR service's).  A handler

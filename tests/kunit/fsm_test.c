@@ -19,6 +19,7 @@
 #include <rdma/pdcm.h>
 
 #include "../../cm/conn.h"
+#include "../../cm/fault.h"
 #include "fake.h"
 
 #define FSM_MAX_EV	32
@@ -428,6 +429,7 @@ static const struct fsm_tr fsm_expected[] = {
 	TR(ESTABLISHED, RX_DREQ, DREQ_RCVD),
 	TR(ESTABLISHED, RX_REJ, TIMEWAIT),
 	TR(DREQ_SENT, RX_DREP, TIMEWAIT),
+	TR(DREQ_RCVD, RX_DREP, TIMEWAIT),
 	TR(DREQ_SENT, RX_DREQ, DREQ_RCVD),
 	TR(DREQ_SENT, RX_REJ, TIMEWAIT),
 	TR(DREQ_SENT, TIMEOUT, TIMEWAIT),
@@ -986,6 +988,66 @@ static void fsm_simultaneous_dreq(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, fake_last_handle(f)->done);	/* DREQ off */
 	KUNIT_EXPECT_EQ(test, pdcm_send_drep(id, NULL, 0), 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_TIMEWAIT);
+}
+
+/*
+ * The DREQs crossed, and the peer's DREP for ours comes before we answer
+ * its DREQ: TIMEWAIT and DREP_RECEIVED, as ib_cm takes it.  It used to be
+ * dropped as a duplicate, leaving the id in DREQ_RCVD for as long as the
+ * ULP (rdma_cm, which has already disconnected) did not send a DREP.
+ */
+static void fsm_crossed_dreq_then_drep(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id = fsm_active_est(f, f->peer_comm);
+	struct pdcm_msg m;
+
+	KUNIT_ASSERT_EQ(test, pdcm_send_dreq(id, NULL, 0), 0);
+	fsm_mk(&m, PDCM_ATTR_DREQ, id, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_DREQ_RCVD);
+	fsm_mk(&m, PDCM_ATTR_DREP, id, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_TIMEWAIT);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_DREP_RECEIVED);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_DREP), 0);
+	KUNIT_EXPECT_EQ(test, pdcm_send_drep(id, NULL, 0), -EINVAL);
+	fsm_timewait_now(id);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
+}
+
+/*
+ * A DREQ never waits on an allocation of pdcm's own: it is built on the
+ * stack, so with pdcm's next allocation set to fail it still goes out.
+ * It used to be allocated, and on failure pdcm_send_dreq() returned
+ * -ENOMEM with the id left ESTABLISHED (ib_cm goes to timewait):
+ * rdma_disconnect(), which ignores the error, lost the disconnect.
+ */
+static void fsm_dreq_no_memory(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id = fsm_active_est(f, f->peer_comm);
+	int ret;
+
+#ifdef CONFIG_FAULT_INJECTION
+	/* the next pdcm_fail() fails, quietly */
+	pdcm_fail_attr.verbose = 0;
+	atomic_set(&pdcm_fail_attr.times, 1);
+	atomic_set(&pdcm_fail_attr.space, 0);
+	pdcm_fail_attr.probability = 100;
+#else
+	kunit_skip(test, "needs CONFIG_FAULT_INJECTION");
+#endif
+	ret = pdcm_send_dreq(id, NULL, 0);
+#ifdef CONFIG_FAULT_INJECTION
+	pdcm_fail_attr.probability = 0;
+	pdcm_fail_attr.verbose = 2;
+	atomic_set(&pdcm_fail_attr.times, 1);
+#endif
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_DREQ_SENT);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 1U);
 }
 
 /* ---- illegal calls and bad parameters ------------------------------- */
@@ -3058,6 +3120,44 @@ static void fsm_sleeping_handler_blocks_only_its_id(struct kunit *test)
 }
 
 /*
+ * A REP's timeout that waits behind a sleeping handler while the id moves
+ * on (COMM_EST, then a DREQ) is stale: it used to be applied to the DREQ,
+ * TIMEWAIT and a DREQ_ERROR with the DREQ still out.
+ */
+static void fsm_stale_send_error(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct fake_handle *rep;
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+	unsigned int i;
+
+	fsm_listen(f);
+	id = fsm_passive_rep(f, f->peer_comm, 0x112233);
+	rep = fake_last_handle(f);
+	fsm_blk_init(id, NULL);
+	fsm_mk(&m, PDCM_ATTR_MRA, id, f->peer_comm);
+	m.mra.msg_mraed = PDCM_MSG_RESPONSE_REP;
+	m.mra.service_timeout = 22;
+	fake_inject(f, &m);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&fsm_blk.entered,
+							    5 * HZ));
+	/* the REP runs out of retries while MRA_RECEIVED's handler sleeps */
+	KUNIT_ASSERT_TRUE(test, fake_complete(rep, IB_WC_RESP_TIMEOUT_ERR));
+	KUNIT_ASSERT_EQ(test, pdcm_notify(id, IB_EVENT_COMM_EST), 0);
+	KUNIT_ASSERT_EQ(test, pdcm_send_dreq(id, NULL, 0), 0);
+	complete(&fsm_blk.release);
+	fake_settle();
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_DREQ_SENT);
+	KUNIT_EXPECT_FALSE(test, fake_last_handle(f)->done);	/* DREQ out */
+	for (i = 0; i < fsm_rec.nev; i++) {
+		KUNIT_EXPECT_NE(test, fsm_ev(i)->type, PDCM_DREQ_ERROR);
+		KUNIT_EXPECT_NE(test, fsm_ev(i)->type, PDCM_REP_ERROR);
+	}
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_USER_ESTABLISHED);
+}
+
+/*
  * A handler may destroy another id, even one with events queued: those
  * are dropped unrun, and nothing waits on itself.
  */
@@ -3969,6 +4069,8 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_passive_drep_send_fails),
 	KUNIT_CASE(fsm_passive_dreq_wrong_qpn),
 	KUNIT_CASE(fsm_simultaneous_dreq),
+	KUNIT_CASE(fsm_crossed_dreq_then_drep),
+	KUNIT_CASE(fsm_dreq_no_memory),
 	KUNIT_CASE(fsm_illegal_idle),
 	KUNIT_CASE(fsm_illegal_established),
 	KUNIT_CASE(fsm_illegal_listen),
@@ -4040,6 +4142,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_sidr_dup),
 	KUNIT_CASE(fsm_events_in_order),
 	KUNIT_CASE(fsm_sleeping_handler_blocks_only_its_id),
+	KUNIT_CASE(fsm_stale_send_error),
 	KUNIT_CASE(fsm_handler_destroys_other_id),
 	KUNIT_CASE(fsm_conn_queue_bounded),
 	KUNIT_CASE(fsm_timeout_needs_no_allocation),

@@ -50,6 +50,10 @@ static struct {
 	bool mra_on_rep;
 	/* on REQ_RECEIVED: destroy this (other) id */
 	struct ib_cm_id *destroy_on_req;
+	/* on REQ_RECEIVED: complete @entered, then wait for @open */
+	bool block_on_req;
+	struct completion entered;
+	struct completion open;
 	u64 sid;
 } ibt;
 
@@ -123,6 +127,11 @@ static int ibt_record(struct ib_cm_id *cm_id, const struct ib_cm_event *ev,
 			ibt_disown(ibt.destroy_on_req);
 			ib_destroy_cm_id(ibt.destroy_on_req);
 			ibt.destroy_on_req = NULL;
+		}
+		if (ibt.block_on_req) {
+			ibt.block_on_req = false;
+			complete(&ibt.entered);
+			wait_for_completion_timeout(&ibt.open, 10 * HZ);
 		}
 	}
 	if (ev->event == IB_CM_REP_RECEIVED && ibt.mra_on_rep)
@@ -446,6 +455,72 @@ static void ibcm_listen_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_cm_listen(id, cpu_to_be64(ibt.sid + 1)), 0);
 }
 
+static struct {
+	struct work_struct destroy;
+	struct work_struct insert;
+	struct completion inserted;
+	struct ib_device *ibdev;
+	struct ib_cm_id *old, *got;
+} ibt_dl;
+
+static void ibt_dl_destroy_fn(struct work_struct *work)
+{
+	ib_destroy_cm_id(ibt_dl.old);
+}
+
+static void ibt_dl_insert_fn(struct work_struct *work)
+{
+	ibt_dl.got = ib_cm_insert_listen(ibt_dl.ibdev, ibt_handler,
+					 cpu_to_be64(ibt.sid));
+	complete(&ibt_dl.inserted);
+}
+
+/*
+ * ib_cm_insert_listen() for a pair whose last listen is being destroyed
+ * makes a new listen at once.  It used to wait for that destroy to end,
+ * i.e. for the old listen's running REQ handlers: rdma_cm inserts under
+ * its global lock, which its REQ handler takes, so the three deadlocked.
+ */
+static void ibcm_insert_beside_dying_listen(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_msg m;
+	bool done;
+
+	ibt_dl.old = ib_cm_insert_listen(f->ibdev, ibt_handler,
+					 cpu_to_be64(ibt.sid));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ibt_dl.old));
+	ibt_dl.ibdev = f->ibdev;
+	ibt_dl.got = NULL;
+	init_completion(&ibt_dl.inserted);
+	init_completion(&ibt.entered);
+	init_completion(&ibt.open);
+	ibt.block_on_req = true;
+	fake_mk_req(f, &m, f->peer_comm, 0x112233, ibt.sid, ibt_pdata, 1);
+	fake_inject(f, &m);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&ibt.entered,
+							    5 * HZ));
+	INIT_WORK(&ibt_dl.destroy, ibt_dl_destroy_fn);
+	INIT_WORK(&ibt_dl.insert, ibt_dl_insert_fn);
+	queue_work(system_unbound_wq, &ibt_dl.destroy);
+	msleep(100);		/* the destroy now waits for the handler */
+	queue_work(system_unbound_wq, &ibt_dl.insert);
+	done = wait_for_completion_timeout(&ibt_dl.inserted, 3 * HZ);
+	complete(&ibt.open);	/* the handler (rdma_cm: the lock) goes on */
+	flush_work(&ibt_dl.destroy);
+	flush_work(&ibt_dl.insert);
+	fake_settle();
+	KUNIT_EXPECT_TRUE(test, done);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(ibt_dl.got));
+	KUNIT_EXPECT_PTR_NE(test, ibt_dl.got, ibt_dl.old);
+	KUNIT_EXPECT_EQ(test, ibt_dl.got->state, IB_CM_LISTEN);
+	/* and it is the listen now */
+	ibt_passive_req(f, f->peer_comm + 1);
+	KUNIT_EXPECT_PTR_EQ(test, ibt_last()->ev.param.req_rcvd.listen_id,
+			    ibt_dl.got);
+	ib_destroy_cm_id(ibt_dl.got);
+}
+
 /* A handler's non-zero return destroys its id, with REJ. */
 static void ibcm_handler_return_destroys(struct kunit *test)
 {
@@ -478,6 +553,36 @@ static void ibcm_handler_enomem(struct kunit *test)
 	ibt.ret_for[IB_CM_REQ_RECEIVED] = 0;
 	ibt_passive_req(f, f->peer_comm);
 	KUNIT_EXPECT_EQ(test, ibt.nev, 2U);
+}
+
+/*
+ * -ENOMEM from a SIDR_REQ handler (rdma_ucm with a full backlog) still
+ * answers SIDR_REP REJECT, as ib_cm does: only an unanswered REQ is left
+ * for the peer to retry.  It used to send nothing, so udaddy's SIDR_REQ
+ * was retried to the end instead of failing at once.
+ */
+static void ibcm_handler_enomem_sidr(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_msg m;
+	int live;
+
+	ibt_listen(f, NULL);
+	live = pdcm_conns_live();
+	ibt.ret_for[IB_CM_SIDR_REQ_RECEIVED] = -ENOMEM;
+	memset(&m, 0, sizeof(m));
+	pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_SIDR_REQ, f->tid + f->peer_comm);
+	m.sidr_req.request_id = f->peer_comm;
+	m.sidr_req.pkey = 0x8001;
+	m.sidr_req.service_id = ibt.sid;
+	m.sidr_req.private_data_len = PDCM_SIDR_REQ_PDATA_SIZE;
+	fake_rx(f, &m);
+	fake_settle();
+	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_SIDR_REP), 1U);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.sidr_rep.status, IB_SIDR_REJECT);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.sidr_rep.request_id,
+			f->peer_comm);
+	KUNIT_EXPECT_EQ(test, ibt_live_settles(live), live);
 }
 
 /* ib_send_cm_dreq() only when established (rdma_disconnect's fallback). */
@@ -788,9 +893,11 @@ static void ibcm_init_qp_attr(struct kunit *test)
 static struct kunit_case pdcm_ibcm_cases[] = {
 	KUNIT_CASE(ibcm_passive_inherits),
 	KUNIT_CASE(ibcm_insert_listen_shared),
+	KUNIT_CASE(ibcm_insert_beside_dying_listen),
 	KUNIT_CASE(ibcm_listen_errors),
 	KUNIT_CASE(ibcm_handler_return_destroys),
 	KUNIT_CASE(ibcm_handler_enomem),
+	KUNIT_CASE(ibcm_handler_enomem_sidr),
 	KUNIT_CASE(ibcm_dreq_only_established),
 	KUNIT_CASE(ibcm_delayed_mra_req),
 	KUNIT_CASE(ibcm_delayed_mra_rep),
