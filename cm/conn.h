@@ -32,6 +32,8 @@ enum pdcm_work_kind {
  * @by_remote: a REJ TIMEOUT found by the peer's comm ID and CA GUID
  * @conn: the owner (the listening conn for a REQ), with a reference
  * @listen: the listen that matched a REQ or SIDR_REQ, with a reference
+ * @dev: the device of @rx.port, with a reference: the work may run after
+ *	the device's remove() (queued on a conn whose events were held)
  * @rx: where it came from
  * @rx_jiffies: when it came (a REQ's peer counts its timeout from then)
  * @msg: the decoded message
@@ -43,6 +45,7 @@ struct pdcm_work {
 	bool by_remote;
 	struct pdcm_conn *conn;
 	struct pdcm_listen *listen;
+	struct pdcm_device *dev;
 	struct pdcm_rx rx;
 	unsigned long rx_jiffies;
 	struct pdcm_msg msg;

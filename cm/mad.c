@@ -213,7 +213,17 @@ static int pdcm_mad_reply(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 	struct ib_ah *ah;
 	int ret;
 
-	/* may sleep: before the lock (the PD outlives our remove()) */
+	/*
+	 * Not after our remove() (work may run then, see pdcm_work_alloc()):
+	 * the PD is the MAD layer's, which frees it after we are removed.
+	 * While a remove() is under way its flush of pdcm_wq waits for us.
+	 */
+	read_lock_irqsave(&port->agent_lock, flags);
+	ret = port->agent ? 0 : -ENODEV;
+	read_unlock_irqrestore(&port->agent_lock, flags);
+	if (ret)
+		return ret;
+	/* may sleep: before the lock */
 	ah = pdcm_fail() ? ERR_PTR(-ENOMEM) :
 	     ib_create_ah_from_wc(port->pd, &rx->wc,
 				  rx->wc.wc_flags & IB_WC_GRH ? &rx->grh : NULL,

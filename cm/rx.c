@@ -88,6 +88,15 @@ struct pdcm_work *pdcm_work_alloc(struct pdcm_port *port,
 		return NULL;
 	}
 	INIT_WORK(&w->work, pdcm_work_fn);
+	/*
+	 * The work may run after its device's remove(): queued on a conn
+	 * whose events were held while remove() flushed pdcm_wq.  Its port
+	 * then has no agent (nothing is sent), but must still be there.
+	 */
+	if (port) {
+		pdcm_device_get(port->dev);
+		w->dev = port->dev;
+	}
 	w->rx_jiffies = jiffies;
 	INIT_LIST_HEAD(&w->ev.node);
 	w->kind = kind;
@@ -114,6 +123,8 @@ void pdcm_work_free(struct pdcm_work *w)
 		pdcm_listen_put(w->listen);
 	if (pdcm_work_is_new_req(w->kind))
 		atomic_dec(&pdcm_pending_reqs);
+	if (w->dev)
+		pdcm_device_put(w->dev);
 	kfree(w);
 	atomic_dec(&pdcm_pending_work);
 }
