@@ -21,8 +21,10 @@
  *   state only if the post succeeded.  The transport reports the end of a
  *   retried MAD back through pdcm_cm_send_done().
  *
- * Lock order: pdcm_devices_mutex > conn->lock > pdcm_cm.lock (the remote
- * tables) > the xarray lock.  No lock is held across a handler call.
+ * Lock order: pdcm_devices_mutex > pdcm_conns_lock (the list of every
+ * conn: pdcm_conns_release_avs() takes each conn->lock under it) >
+ * conn->lock > pdcm_remote_lock (the remote tables) > the xarray lock.
+ * No lock is held across a handler call.
  *
  * Lifetime: a conn is reference counted.  The creator holds one reference,
  * its queued ev_work (while events wait on its list), each received MAD

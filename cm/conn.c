@@ -469,6 +469,7 @@ static bool pdcm_leave_msg(struct pdcm_conn *conn, enum pdcm_state state,
 {
 	__be64 guid;
 
+	lockdep_assert_held(&conn->lock);
 	switch (state) {
 	case PDCM_REQ_SENT:
 	case PDCM_MRA_REQ_RCVD:
