@@ -671,7 +671,7 @@ void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 	const struct pdcm_rep *rep = &msg->rep;
 	struct pdcm_event ev = { .event = PDCM_REP_RECEIVED };
 	struct pdcm_rep_event_param *p = &ev.param.rep_rcvd;
-	struct pdcm_conn *old, *stale = NULL;
+	struct pdcm_conn *old, *stale = NULL, *dup = NULL;
 	int ret;
 
 	/*
@@ -690,7 +690,6 @@ void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 			return;
 		}
 	}
-	old = NULL;
 	spin_lock_irq(&conn->lock);
 	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_RX_REP);
 	if (ret >= 0) {
@@ -706,11 +705,11 @@ void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 		 */
 		stale = pdcm_remote_qp_insert(conn);
 		if (!stale)
-			old = pdcm_remote_id_insert(conn);
+			dup = pdcm_remote_id_insert(conn);
 	}
 	spin_unlock_irq(&conn->lock);
-	if (old)
-		pdcm_conn_put(old);
+	if (dup)
+		pdcm_conn_put(dup);
 	if (ret < 0) {
 		pdcm_dup_rep(conn);
 		return;

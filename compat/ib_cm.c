@@ -207,9 +207,8 @@ static int ibcm_listen_locked(struct ibcm_id *me, __be64 service_id)
 		.service_mask = 0,	/* exact */
 		.backlog = min(READ_ONCE(listen_backlog), 1U << 20),
 	};
-	int ret;
-
 	bool dying = false;
+	int ret;
 
 	lockdep_assert_held(&ibcm_lock);
 	if (ibcm_reserved(service_id) || !me->id.device ||

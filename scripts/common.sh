@@ -73,8 +73,8 @@ pdcm_sync() {
 # use it, never the kernels': a pdcm build compiles 69 objects against
 # kernel headers in about 65 CPU seconds, a hit of all of them takes about
 # 15, and make check compiles pdcm three times per kernel line (stock
-# headers, KUnit kernel, DKMS).  A hit replays
-# the compiler's warnings, so W=1 still fails a build.
+# headers, KUnit kernel, DKMS).  A hit replays the compiler's warnings,
+# so W=1 still fails a build.
 pdcm_ccache() {
 	if [ "${PDCM_CCACHE:-1}" = 0 ] || [ ! -x /usr/lib/ccache/gcc ]; then
 		"$@"

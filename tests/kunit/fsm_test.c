@@ -319,6 +319,14 @@ static void fsm_timewait_now(struct pdcm_id *id)
 	fake_settle();
 }
 
+/* End @id's TIMEWAIT now: IDLE, and TIMEWAIT_EXIT delivered last. */
+static void fsm_expect_timewait_exit(struct kunit *test, struct pdcm_id *id)
+{
+	fsm_timewait_now(id);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
+}
+
 /*
  * How much earlier than its milliseconds a jiffies timer may end, in
  * microseconds: it counts from the last tick before it was armed, up to
@@ -911,9 +919,7 @@ static void fsm_passive_dreq_drep(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.drep.remote_comm_id,
 			f->peer_comm);
 
-	fsm_timewait_now(id);
-	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
+	fsm_expect_timewait_exit(test, id);
 }
 
 /*
@@ -949,9 +955,7 @@ static void fsm_passive_drep_send_fails(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.drep.local_comm_id,
 			be32_to_cpu(id->local_id));
 
-	fsm_timewait_now(id);
-	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
+	fsm_expect_timewait_exit(test, id);
 }
 
 /* A DREQ naming another QPN is dropped. */
@@ -1012,9 +1016,7 @@ static void fsm_crossed_dreq_then_drep(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_DREP_RECEIVED);
 	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_DREP), 0);
 	KUNIT_EXPECT_EQ(test, pdcm_send_drep(id, NULL, 0), -EINVAL);
-	fsm_timewait_now(id);
-	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
+	fsm_expect_timewait_exit(test, id);
 }
 
 /*
@@ -1296,9 +1298,7 @@ static void fsm_dreq_timeout(struct kunit *test)
 	fake_settle();
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_TIMEWAIT);
 	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_DREQ_ERROR);
-	fsm_timewait_now(id);
-	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
+	fsm_expect_timewait_exit(test, id);
 }
 
 /* A completion of a MAD that is no longer conn->msg is ignored. */
@@ -1981,9 +1981,7 @@ static void fsm_send_rej_rep_sent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_TIMEWAIT);
 	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rej.local_comm_id,
 			be32_to_cpu(id->local_id));
-	fsm_timewait_now(id);
-	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
+	fsm_expect_timewait_exit(test, id);
 }
 
 /* REJ once ESTABLISHED, or after the REP: TIMEWAIT, then IDLE. */
@@ -3428,9 +3426,7 @@ static void fsm_send_fails_state_kept(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->state, PDCM_REP_SENT);
 	KUNIT_EXPECT_EQ(test, pdcm_send_rtu(a, NULL, 0), 0);
 	KUNIT_EXPECT_EQ(test, a->state, PDCM_ESTABLISHED);
-	fsm_timewait_now(e);
-	KUNIT_EXPECT_EQ(test, e->state, PDCM_IDLE);
-	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_TIMEWAIT_EXIT);
+	fsm_expect_timewait_exit(test, e);
 	fsm_mk(&m, PDCM_ATTR_RTU, p, f->peer_comm);
 	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, p->state, PDCM_ESTABLISHED);
