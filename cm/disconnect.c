@@ -3,13 +3,11 @@
  * Leaving a connection: REJ (IBA Vol. 1 12.6.7), DREQ and DREP (12.9.7),
  * and what a retried MAD that was never answered turns into.
  */
-#include <linux/slab.h>
 #include <rdma/ib_mad.h>
 
 #include "cm.h"
 #include "conn.h"
 #include "device.h"
-#include "fault.h"
 #include "listen.h"
 #include "remote.h"
 #include "trace.h"
@@ -36,25 +34,22 @@ int pdcm_send_rej(struct pdcm_id *id, u16 reason, const void *ari, u8 ari_len,
 	struct pdcm_listen *matched;
 	enum pdcm_state state;
 	unsigned long flags;
-	struct pdcm_msg *m;
+	struct pdcm_msg m;	/* teardown allocates nothing of its own */
 	int ret;
 
 	if (pdcm_check_pdata(ari, ari_len, PDCM_REJ_ARI_SIZE) ||
 	    pdcm_check_pdata(private_data, len, PDCM_REJ_PDATA_SIZE) || !reason)
 		return -EINVAL;
-	m = pdcm_fail() ? NULL : kzalloc(sizeof(*m), GFP_ATOMIC);
-	if (!m)
-		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);
 	state = conn->id.state;
 	ret = pdcm_fsm_next(state, PDCM_EV_SEND_REJ);
 	if (ret >= 0) {
-		pdcm_rej_msg(m, conn->tid,
+		pdcm_rej_msg(&m, conn->tid,
 			     state == PDCM_REQ_RCVD ? 0 : be32_to_cpu(conn->id.local_id),
 			     be32_to_cpu(conn->id.remote_id),
 			     pdcm_msg_of_state(state), reason, ari, ari_len,
 			     private_data, len);
-		ret = pdcm_xmit(conn, m, 0, 0);
+		ret = pdcm_xmit(conn, &m, 0, 0);
 	}
 	matched = NULL;
 	if (!ret) {
@@ -69,7 +64,6 @@ int pdcm_send_rej(struct pdcm_id *id, u16 reason, const void *ari, u8 ari_len,
 	/* back in IDLE: the peer's QP and comm ID are no longer ours */
 	if (ret == PDCM_IDLE)
 		pdcm_remote_unlink(conn);
-	kfree(m);
 	return ret < 0 ? ret : 0;
 }
 EXPORT_SYMBOL_NS_GPL(pdcm_send_rej, PDCM);
@@ -212,34 +206,27 @@ void pdcm_dreq_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
  *
  * Context: any context that may take a spinlock.
  * Return: 0 (the id is in TIMEWAIT); -EINVAL in the wrong state or for
- * too much private data; -ENOMEM or the transport's error (the id is in
- * TIMEWAIT).
+ * too much private data; the transport's error (the id is in TIMEWAIT).
  */
 int pdcm_send_drep(struct pdcm_id *id, const void *private_data, u8 len)
 {
 	struct pdcm_conn *conn = to_conn(id);
 	unsigned long flags;
-	struct pdcm_msg *m;
+	struct pdcm_msg m;	/* teardown allocates nothing of its own */
 	int ret;
 
 	if (pdcm_check_pdata(private_data, len, PDCM_DREP_PDATA_SIZE))
 		return -EINVAL;
-	m = pdcm_fail() ? NULL : kzalloc(sizeof(*m), GFP_ATOMIC);
 	spin_lock_irqsave(&conn->lock, flags);
 	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_SEND_DREP);
 	if (ret >= 0) {
-		if (m) {
-			pdcm_drep_msg(conn, m, private_data, len);
-			ret = pdcm_xmit(conn, m, 0, 0);
-		} else {
-			ret = -ENOMEM;
-		}
+		pdcm_drep_msg(conn, &m, private_data, len);
+		ret = pdcm_xmit(conn, &m, 0, 0);
 		/* an answer, not a request: TIMEWAIT whether it went or not */
 		pdcm_fsm_step(conn, PDCM_EV_SEND_DREP);
 		pdcm_enter_timewait(conn);
 	}
 	spin_unlock_irqrestore(&conn->lock, flags);
-	kfree(m);
 	return ret < 0 ? ret : 0;
 }
 EXPORT_SYMBOL_NS_GPL(pdcm_send_drep, PDCM);

@@ -1019,6 +1019,29 @@ static void fsm_crossed_dreq_then_drep(struct kunit *test)
 	fsm_expect_timewait_exit(test, id);
 }
 
+/* The next pdcm_fail() fails, quietly (skips without fault injection). */
+static void fsm_fail_next_alloc(struct kunit *test)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	pdcm_fail_attr.verbose = 0;
+	atomic_set(&pdcm_fail_attr.times, 1);
+	atomic_set(&pdcm_fail_attr.space, 0);
+	pdcm_fail_attr.probability = 100;
+#else
+	kunit_skip(test, "needs CONFIG_FAULT_INJECTION");
+#endif
+}
+
+/* pdcm_fail() as the module left it: off. */
+static void fsm_fail_off(void)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	pdcm_fail_attr.probability = 0;
+	pdcm_fail_attr.verbose = 2;
+	atomic_set(&pdcm_fail_attr.times, 1);
+#endif
+}
+
 /*
  * A DREQ never waits on an allocation of pdcm's own: it is built on the
  * stack, so with pdcm's next allocation set to fail it still goes out.
@@ -1032,24 +1055,57 @@ static void fsm_dreq_no_memory(struct kunit *test)
 	struct pdcm_id *id = fsm_active_est(f, f->peer_comm);
 	int ret;
 
-#ifdef CONFIG_FAULT_INJECTION
-	/* the next pdcm_fail() fails, quietly */
-	pdcm_fail_attr.verbose = 0;
-	atomic_set(&pdcm_fail_attr.times, 1);
-	atomic_set(&pdcm_fail_attr.space, 0);
-	pdcm_fail_attr.probability = 100;
-#else
-	kunit_skip(test, "needs CONFIG_FAULT_INJECTION");
-#endif
+	fsm_fail_next_alloc(test);
 	ret = pdcm_send_dreq(id, NULL, 0);
-#ifdef CONFIG_FAULT_INJECTION
-	pdcm_fail_attr.probability = 0;
-	pdcm_fail_attr.verbose = 2;
-	atomic_set(&pdcm_fail_attr.times, 1);
-#endif
+	fsm_fail_off();
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_DREQ_SENT);
 	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 1U);
+}
+
+/*
+ * The same for the REJ of a REQ and the DREP of a DREQ.  Each was
+ * allocated: a failed REJ returned -ENOMEM with the REQ still held (its
+ * peer retried to the end), a failed DREP went to TIMEWAIT unsent.
+ */
+static void fsm_rej_no_memory(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id;
+	int ret;
+
+	fsm_listen(f);
+	id = fsm_passive_req(f, f->peer_comm, 0x112233);
+	fsm_fail_next_alloc(test);
+	ret = pdcm_send_rej(id, PDCM_REJ_CONSUMER_DEFINED, NULL, 0, NULL, 0);
+	fsm_fail_off();
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
+	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 1U);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rej.remote_comm_id,
+			f->peer_comm);
+}
+
+static void fsm_drep_no_memory(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+	int ret;
+
+	fsm_listen(f);
+	id = fsm_passive_est(f, f->peer_comm, 0x112233);
+	fsm_mk(&m, PDCM_ATTR_DREQ, id, f->peer_comm);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_DREQ_RCVD);
+	fsm_fail_next_alloc(test);
+	ret = pdcm_send_drep(id, NULL, 0);
+	fsm_fail_off();
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_TIMEWAIT);
+	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_DREP), 1U);
+	KUNIT_EXPECT_FALSE(test, fake_last(f)->reply);
+	fsm_expect_timewait_exit(test, id);
 }
 
 /* ---- illegal calls and bad parameters ------------------------------- */
@@ -4067,6 +4123,8 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_simultaneous_dreq),
 	KUNIT_CASE(fsm_crossed_dreq_then_drep),
 	KUNIT_CASE(fsm_dreq_no_memory),
+	KUNIT_CASE(fsm_rej_no_memory),
+	KUNIT_CASE(fsm_drep_no_memory),
 	KUNIT_CASE(fsm_illegal_idle),
 	KUNIT_CASE(fsm_illegal_established),
 	KUNIT_CASE(fsm_illegal_listen),
