@@ -161,7 +161,9 @@ struct pdcm_rx {
  * @initiator_depth: what we issue as initiator (after the swap)
  * @retry_count: transport retry count
  * @rnr_retry_count: RNR retry count
- * @local_ack_timeout: the QP's local ACK timeout
+ * @local_ack_timeout: the QP's local ACK timeout (pdcm_ack_timeout())
+ * @packet_life_time: active side: the path's packet lifetime, which the
+ *	REP's target ACK delay is added to
  * @cm_timeout_ms: how long we wait for the peer's CM per try
  * @max_cm_retries: tries after the first
  * @mra_timeout: what our MRA asks for; its PDCM_MRA_FLAG_DELAY bit says
@@ -226,6 +228,7 @@ struct pdcm_conn {
 	u8 retry_count;
 	u8 rnr_retry_count;
 	u8 local_ack_timeout;
+	u8 packet_life_time;
 	unsigned int cm_timeout_ms;
 	u8 max_cm_retries;
 	u8 mra_timeout;
@@ -244,6 +247,29 @@ struct pdcm_conn {
 	unsigned long created;
 	struct rcu_head rcu;
 };
+
+/**
+ * pdcm_ack_timeout() - a QP's local ACK timeout for a path and a CA
+ * @ca_ack_delay: the receiving CA's ACK delay (log2 of 4.096 us units)
+ * @packet_life_time: the path's packet lifetime (the same units)
+ *
+ * The wait for an ACK is a round trip, 2^(@packet_life_time + 1), plus
+ * the CA's delay, 2^@ca_ack_delay: the larger of the two exponents, one
+ * more when the smaller is within a factor of two of it (the sum then
+ * passes the larger power of two).  A smaller term is left out, as ib_cm
+ * leaves it, so both CMs put the same figure on the wire.
+ *
+ * Context: any.
+ * Return: the timeout exponent, at most 31.
+ */
+static inline u8 pdcm_ack_timeout(u8 ca_ack_delay, u8 packet_life_time)
+{
+	unsigned int rtt = packet_life_time + 1;
+	unsigned int hi = max_t(unsigned int, rtt, ca_ack_delay);
+	unsigned int lo = min_t(unsigned int, rtt, ca_ack_delay);
+
+	return min(hi + (lo + 1 >= hi), 31U);
+}
 
 static inline struct pdcm_conn *to_conn(struct pdcm_id *id)
 {
@@ -360,6 +386,9 @@ void pdcm_timewait_fire(struct work_struct *work);
 /* handshake.c */
 extern unsigned int pdcm_mra_early_pct;
 void pdcm_mra_fire(struct work_struct *work);
+/* the GIDs of a received MAD's GRH, decoded by network type (RoCE v2) */
+bool pdcm_rx_gids(const struct pdcm_rx *rx, union ib_gid *sgid,
+		  union ib_gid *dgid);
 
 /* conn.c */
 int pdcm_xmit(struct pdcm_conn *conn, struct pdcm_msg *msg,

@@ -121,7 +121,10 @@ int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 	conn->initiator_depth = param->initiator_depth;
 	conn->retry_count = param->retry_count;
 	conn->rnr_retry_count = param->rnr_retry_count;
-	conn->local_ack_timeout = min_t(u8, path->packet_life_time + 1, 31);
+	conn->packet_life_time = min_t(u8, path->packet_life_time, 30);
+	conn->local_ack_timeout =
+		pdcm_ack_timeout(port->dev->ibdev->attrs.local_ca_ack_delay,
+				 conn->packet_life_time);
 	conn->max_cm_retries = param->max_cm_retries;
 	conn->tid = pdcm_new_tid(conn);
 	/* We wait 2 * packet lifetime + the peer's response time per try. */
@@ -134,7 +137,6 @@ int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 	m->req.service_id = be64_to_cpu(param->service_id);
 	m->req.local_ca_guid = pdcm_node_guid(port);
 	m->req.local_qpn = param->qp_num;
-	m->req.responder_resources = param->responder_resources;
 	m->req.initiator_depth = param->initiator_depth;
 	m->req.remote_cm_response_timeout = param->remote_cm_response_timeout;
 	m->req.transport_type = param->qp_type == IB_QPT_UC ? PDCM_TRANSPORT_UC :
@@ -145,12 +147,16 @@ int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 	m->req.end_to_end_flow_control = !!param->flow_control;
 	m->req.starting_psn = param->starting_psn;
 	m->req.local_cm_response_timeout = param->local_cm_response_timeout;
-	m->req.retry_count = param->retry_count;
 	m->req.pkey = be16_to_cpu(path->pkey);
 	m->req.path_mtu = path->mtu;
-	m->req.rnr_retry_count = param->rnr_retry_count;
 	m->req.max_cm_retries = param->max_cm_retries;
-	m->req.srq = !!param->srq;
+	if (param->qp_type != IB_QPT_XRC_INI) {
+		/* an XRC initiator only sends: reserved for it (A14) */
+		m->req.responder_resources = param->responder_resources;
+		m->req.retry_count = param->retry_count;
+		m->req.rnr_retry_count = param->rnr_retry_count;
+		m->req.srq = !!param->srq;
+	}
 	pdcm_path_to_wire(path, &m->req.primary_path, conn->local_ack_timeout);
 	if (param->private_data_len)
 		memcpy(m->req.private_data, param->private_data,
@@ -235,8 +241,8 @@ static void pdcm_req_event(struct pdcm_conn *conn, const struct pdcm_req *req,
 }
 
 /* The addresses the REQ's packet carried, or false without a GRH. */
-static bool pdcm_rx_gids(const struct pdcm_rx *rx, union ib_gid *sgid,
-			 union ib_gid *dgid)
+bool pdcm_rx_gids(const struct pdcm_rx *rx, union ib_gid *sgid,
+		  union ib_gid *dgid)
 {
 	const union rdma_network_hdr *hdr = (const void *)&rx->grh;
 	enum rdma_network_type net = RDMA_NETWORK_IB;
@@ -595,17 +601,23 @@ int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_REP, conn->tid);
 	m->rep.local_comm_id = be32_to_cpu(conn->id.local_id);
 	m->rep.remote_comm_id = be32_to_cpu(conn->id.remote_id);
-	m->rep.local_qpn = param->qp_num;
 	m->rep.starting_psn = param->starting_psn;
 	m->rep.responder_resources = param->responder_resources;
-	m->rep.initiator_depth = param->initiator_depth;
 	/* how long our CA may take to ACK: its own figure, as ib_cm says */
 	m->rep.target_ack_delay =
 		min_t(u8, conn->port->dev->ibdev->attrs.local_ca_ack_delay, 31);
 	m->rep.failover_accepted = param->failover_accepted;
-	m->rep.end_to_end_flow_control = !!param->flow_control;
 	m->rep.rnr_retry_count = param->rnr_retry_count;
-	m->rep.srq = !!param->srq;
+	if (conn->qp_type == IB_QPT_XRC_TGT) {
+		/* an XRC target's QPN goes in Local EECN, with SRQ set (A14) */
+		m->rep.local_eecn = param->qp_num;
+		m->rep.srq = 1;
+	} else {
+		m->rep.local_qpn = param->qp_num;
+		m->rep.initiator_depth = param->initiator_depth;
+		m->rep.end_to_end_flow_control = !!param->flow_control;
+		m->rep.srq = !!param->srq;
+	}
 	m->rep.local_ca_guid = pdcm_node_guid(conn->port);
 	if (param->private_data_len)
 		memcpy(m->rep.private_data, param->private_data,
@@ -637,8 +649,15 @@ static void pdcm_rep_to_conn(struct pdcm_conn *conn, const struct pdcm_rep *rep)
 {
 	conn->id.remote_id = cpu_to_be32(rep->local_comm_id);
 	conn->remote_ca_guid = rep->local_ca_guid;
-	conn->remote_qpn = rep->local_qpn;
+	/* an XRC target's QPN is in Local EECN (A14) */
+	conn->remote_qpn = conn->qp_type == IB_QPT_XRC_INI ? rep->local_eecn :
+							      rep->local_qpn;
 	conn->sq_psn = rep->starting_psn;
+	/* the peer's CA ACKs within its target ACK delay (capped) */
+	conn->local_ack_timeout =
+		pdcm_ack_timeout(min_t(u8, rep->target_ack_delay,
+				       PDCM_PEER_ACK_TIMEOUT_MAX),
+				 conn->packet_life_time);
 	/* the REP grants us what it calls its initiator depth, and v.v. */
 	conn->responder_resources = min(conn->responder_resources,
 					rep->initiator_depth);
@@ -715,7 +734,11 @@ void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 		return;
 	}
 	if (stale) {
-		/* The passive QP is still connected to someone: stale. */
+		/*
+		 * The peer's QP is still connected to us on @stale: both are
+		 * stale, as for a REQ (pdcm_req_work()): @stale is told to go.
+		 */
+		pdcm_send_dreq(&stale->id, NULL, 0);
 		pdcm_conn_put(stale);
 		pdcm_send_rej(&conn->id, PDCM_REJ_STALE_CONN, NULL, 0, NULL, 0);
 		ev.event = PDCM_REJ_RECEIVED;
@@ -726,7 +749,7 @@ void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 
 	p->remote_ca_guid = cpu_to_be64(rep->local_ca_guid);
 	p->remote_qkey = rep->local_qkey;
-	p->remote_qpn = rep->local_qpn;
+	p->remote_qpn = conn->remote_qpn;
 	p->starting_psn = rep->starting_psn;
 	p->responder_resources = conn->responder_resources;
 	p->initiator_depth = conn->initiator_depth;

@@ -86,11 +86,17 @@ void pdcm_sidr_reply(const struct pdcm_rx *rx, const struct pdcm_msg *req,
 	pdcm_reply(rx, &m);
 }
 
+/*
+ * Who sent it: the GRH's source GID, decoded by network type (on RoCE v2
+ * over IPv4 the buffer holds an IPv4 header, not a GRH), else the LID.
+ */
 static const union ib_gid *pdcm_sender_gid(const struct pdcm_rx *rx,
 					   union ib_gid *buf)
 {
-	if (rx->wc.wc_flags & IB_WC_GRH)
-		return &rx->grh.sgid;
+	union ib_gid dgid;
+
+	if (pdcm_rx_gids(rx, buf, &dgid))
+		return buf;
 	memset(buf, 0, sizeof(*buf));
 	buf->raw[14] = rx->wc.slid >> 8;
 	buf->raw[15] = rx->wc.slid & 0xff;

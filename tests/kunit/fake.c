@@ -3,8 +3,10 @@
  * The fake device and transport of fake.h.
  */
 #include <linux/delay.h>
+#include <linux/ip.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <net/checksum.h>
 
 #include "fake.h"
 
@@ -270,6 +272,30 @@ void fake_inject(struct fake *f, const struct pdcm_msg *m)
 	rx.grh.dgid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
 	rx.grh.dgid.global.interface_id = cpu_to_be64(f->node_guid);
 	f->port->up->rx(&rx, m);
+}
+
+/*
+ * @m arrives over RoCE v2 from IPv4 address @saddr to @daddr and is
+ * handled: the receive buffer's last 20 bytes hold the IPv4 header, as
+ * the MAD layer leaves them (no GRH).
+ */
+void fake_rx_ipv4(struct fake *f, const struct pdcm_msg *m, __be32 saddr,
+		  __be32 daddr)
+{
+	struct pdcm_rx rx = { .port = f->port };
+	struct iphdr *ip = (void *)((u8 *)&rx.grh + 20);
+
+	rx.wc.wc_flags = IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
+	rx.wc.network_hdr_type = RDMA_NETWORK_IPV4;
+	ip->version = 4;
+	ip->ihl = 5;
+	ip->ttl = 64;
+	ip->protocol = IPPROTO_UDP;
+	ip->saddr = saddr;
+	ip->daddr = daddr;
+	ip->check = ip_fast_csum((u8 *)ip, ip->ihl);
+	f->port->up->rx(&rx, m);
+	fake_settle();
 }
 
 /* @m arrives from the peer and is handled. */

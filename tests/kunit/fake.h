@@ -106,6 +106,8 @@ bool fake_complete(struct fake_handle *h, enum ib_wc_status status);
 bool fake_time_out(struct fake *f);
 void fake_inject(struct fake *f, const struct pdcm_msg *m);
 void fake_rx(struct fake *f, const struct pdcm_msg *m);
+void fake_rx_ipv4(struct fake *f, const struct pdcm_msg *m, __be32 saddr,
+		  __be32 daddr);
 void fake_mk_req(struct fake *f, struct pdcm_msg *m, u32 comm, u32 qpn,
 		 u64 sid, const void *pdata, size_t len);
 void fake_mk_rep_to(struct fake *f, struct pdcm_msg *m, u64 tid, u32 to,

@@ -1817,21 +1817,27 @@ static void fsm_stale_req(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->msg.rej.local_comm_id, 0U);
 }
 
-/* A REP from a QP we are connected to: REJ STALE_CONN, REJ event. */
+/*
+ * A REP from a QP we are connected to: REJ STALE_CONN, REJ event, and
+ * (as for such a REQ, and as ib_cm) a DREQ on the old connection.  The
+ * old connection used to stay ESTABLISHED.
+ */
 static void fsm_stale_rep(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
-	struct pdcm_id *id;
+	struct pdcm_id *id, *old;
 	struct fake_sent *s;
 	struct pdcm_msg m;
 	struct fsm_ev *e;
 
 	fsm_listen(f);
 	/* the peer's QP 0xc0ffee is connected to us as passive side */
-	fsm_passive_est(f, f->peer_comm, 0xc0ffee);
+	old = fsm_passive_est(f, f->peer_comm, 0xc0ffee);
 	id = fsm_active_req(f);
 	fsm_mk_rep(f, &m, id, f->peer_comm + 1, 0xc0ffee);
 	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, old->state, PDCM_DREQ_SENT);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 1U);
 	s = fake_last(f);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_STALE_CONN);
@@ -3062,6 +3068,32 @@ static void fsm_sidr_dup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 2U);
 }
 
+/*
+ * A SIDR_REQ is a duplicate when its request ID and its sender are those
+ * of one held: over RoCE v2 and IPv4 the sender is the IPv4 source
+ * address.  pdcm read the receive buffer as a GRH there, so every IPv4
+ * sender looked the same, and a second client's request that happened to
+ * carry the first's request ID was dropped.
+ */
+static void fsm_sidr_dup_by_ipv4_sender(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	__be32 a = cpu_to_be32(0x0a000002), b = cpu_to_be32(0x0a000003);
+	__be32 us = cpu_to_be32(0x0a000001);
+	struct pdcm_msg m;
+
+	fsm_listen(f);
+	fsm_mk_sidr_req(f, &m, f->peer_comm);
+	fake_rx_ipv4(f, &m, a, us);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
+	fake_rx_ipv4(f, &m, b, us);		/* another client */
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 2U);
+	fake_rx_ipv4(f, &m, a, us);		/* the first one's copy */
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 2U);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_SIDR_REQ),
+			1);
+}
+
 /* ---- ordering and QP attributes ------------------------------------- */
 
 /* Messages queued before the queue runs arrive in order. */
@@ -3583,6 +3615,123 @@ static void fsm_xrc_qp_attr(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, tgt->state, PDCM_ESTABLISHED);
 	fsm_destroy(f, tgt);
 	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 0U);
+}
+
+/*
+ * XRC on the wire (IBA A14, and ib_cm): an XRC target's REP carries its
+ * QPN in Local EECN, with SRQ set and Local QPN zero, and an XRC
+ * initiator takes the peer's QPN from there; an XRC initiator's REQ
+ * leaves the responder fields reserved.  pdcm used Local QPN both ways:
+ * an ib_cm initiator saw QPN 0, and pdcm's initiator connected its QP to
+ * QPN 0 of an ib_cm target.
+ */
+static void fsm_xrc_rep_qpn_in_eecn(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_req_param p;
+	struct pdcm_id *id, *tgt;
+	struct ib_qp_attr a;
+	struct pdcm_msg m;
+	struct fsm_ev *e;
+	int mask;
+
+	fsm_listen(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.transport_type = PDCM_TRANSPORT_EXT;
+	m.req.ext_transport_type = PDCM_EXT_TRANSPORT_XRC;
+	fake_rx(f, &m);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
+	tgt = e->id;
+	KUNIT_ASSERT_EQ(test, pdcm_send_rep(tgt, &fsm_rep), 0);
+	KUNIT_ASSERT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_REP);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rep.local_eecn, fsm_rep.qp_num);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rep.local_qpn, 0U);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rep.srq, 1);
+
+	id = fsm_id(f);
+	fsm_req_param(f, &p);
+	p.qp_type = IB_QPT_XRC_INI;
+	p.responder_resources = 3;
+	p.srq = 1;
+	KUNIT_ASSERT_EQ(test, pdcm_send_req(id, &p), 0);
+	KUNIT_ASSERT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_REQ);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.req.responder_resources, 0);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.req.srq, 0);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.req.local_qpn, p.qp_num);
+	fsm_mk_rep(f, &m, id, f->peer_comm + 1, 0);
+	m.rep.local_eecn = 0xc0ffee;
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_REP_RCVD);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REP_RECEIVED);
+	KUNIT_EXPECT_EQ(test, e->ev.param.rep_rcvd.remote_qpn, 0xc0ffeeU);
+	a.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_EQ(test, a.dest_qp_num, 0xc0ffeeU);
+}
+
+/*
+ * The ACK timeout counts the ACKing CA's delay, as ib_cm's does: our
+ * CA's in the REQ's Local ACK Timeout, the peer's (the REP's Target ACK
+ * Delay, capped) in the active QP's timeout.  pdcm used packet lifetime
+ * + 1 for both, and an ib_cm peer sets its QP from the REQ's figure.
+ */
+static void fsm_ack_timeout_adds_ca_delay(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_req_param p;
+	struct ib_qp_attr a;
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+	unsigned int rtt, d, t;
+	int mask;
+
+	/* the function itself: between the larger exponent and one more */
+	for (rtt = 1; rtt <= 32; rtt++) {
+		for (d = 0; d <= 31; d++) {
+			t = pdcm_ack_timeout(d, rtt - 1);
+			if (max(rtt, d) >= 31) {
+				KUNIT_EXPECT_EQ(test, t, 31U);
+				continue;
+			}
+			KUNIT_EXPECT_EQ(test, t, max(rtt, d) +
+					(abs((int)rtt - (int)d) <= 1));
+		}
+	}
+
+	f->ibdev->attrs.local_ca_ack_delay = 15;
+	f->path.packet_life_time = 14;		/* round trip 2^15 */
+	id = fsm_id(f);
+	fsm_req_param(f, &p);
+	KUNIT_ASSERT_EQ(test, pdcm_send_req(id, &p), 0);
+	KUNIT_ASSERT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_REQ);
+	KUNIT_EXPECT_EQ(test,
+			fake_last(f)->msg.req.primary_path.local_ack_timeout, 16);
+
+	fsm_mk_rep(f, &m, id, f->peer_comm, 0xc0ffee);
+	m.rep.target_ack_delay = 18;
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_REP_RCVD);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_ASSERT_TRUE(test, mask & IB_QP_TIMEOUT);
+	KUNIT_EXPECT_EQ(test, a.timeout, 18);
+	KUNIT_ASSERT_EQ(test, pdcm_send_rej(id, PDCM_REJ_CONSUMER_DEFINED,
+					    NULL, 0, NULL, 0), 0);
+
+	/* a peer's delay past 20 (4.3 s) counts as 20 */
+	id = fsm_id(f);
+	KUNIT_ASSERT_EQ(test, pdcm_send_req(id, &p), 0);
+	fsm_mk_rep(f, &m, id, f->peer_comm + 1, 0xc0ffef);
+	m.rep.target_ack_delay = 31;
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, id->state, PDCM_REP_RCVD);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_EQ(test, a.timeout, 20);
 }
 
 /* A UC QP: no RC attributes at all. */
@@ -4194,6 +4343,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_sidr_req_received),
 	KUNIT_CASE(fsm_sidr_no_listener),
 	KUNIT_CASE(fsm_sidr_dup),
+	KUNIT_CASE(fsm_sidr_dup_by_ipv4_sender),
 	KUNIT_CASE(fsm_events_in_order),
 	KUNIT_CASE(fsm_sleeping_handler_blocks_only_its_id),
 	KUNIT_CASE(fsm_stale_send_error),
@@ -4206,6 +4356,8 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_send_fails_state_kept),
 	KUNIT_CASE(fsm_init_qp_attr),
 	KUNIT_CASE(fsm_xrc_qp_attr),
+	KUNIT_CASE(fsm_xrc_rep_qpn_in_eecn),
+	KUNIT_CASE(fsm_ack_timeout_adds_ca_delay),
 	KUNIT_CASE(fsm_uc_qp_attr),
 	KUNIT_CASE(fsm_timewait_delay),
 	KUNIT_CASE(fsm_timewait_rearm),
