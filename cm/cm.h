@@ -337,6 +337,7 @@ enum pdcm_fsm_event {
 	PDCM_EV_COMM_EST,
 	PDCM_EV_SEND_REJ,
 	PDCM_EV_RX_REJ,
+	PDCM_EV_RX_REJ_STALE,	/* a REJ 10 (stale connection) */
 	PDCM_EV_TIMEOUT,
 	PDCM_EV_SEND_DREQ,
 	PDCM_EV_RX_DREQ,

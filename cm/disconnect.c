@@ -75,8 +75,13 @@ void pdcm_rej_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 	struct pdcm_listen *matched = NULL;
 	int ret;
 
+	/*
+	 * A stale connection's REJ leaves the QP in TIMEWAIT from every
+	 * state, as ib_cm: the peer may still send on its old connection.
+	 */
 	spin_lock_irq(&conn->lock);
-	ret = pdcm_fsm_step(conn, PDCM_EV_RX_REJ);
+	ret = pdcm_fsm_step(conn, rej->reason == PDCM_REJ_STALE_CONN ?
+			    PDCM_EV_RX_REJ_STALE : PDCM_EV_RX_REJ);
 	if (ret >= 0) {
 		pdcm_cancel(conn);
 		matched = pdcm_take_matched(conn);

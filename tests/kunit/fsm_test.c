@@ -394,10 +394,12 @@ static const struct fsm_tr fsm_expected[] = {
 	TR(REQ_SENT, RX_MRA, MRA_REQ_RCVD),
 	TR(REQ_SENT, RX_REP, REP_RCVD),
 	TR(REQ_SENT, RX_REJ, IDLE),
+	TR(REQ_SENT, RX_REJ_STALE, TIMEWAIT),
 	TR(REQ_SENT, SEND_REJ, IDLE),
 	TR(REQ_SENT, TIMEOUT, IDLE),
 	TR(MRA_REQ_RCVD, RX_REP, REP_RCVD),
 	TR(MRA_REQ_RCVD, RX_REJ, IDLE),
+	TR(MRA_REQ_RCVD, RX_REJ_STALE, TIMEWAIT),
 	TR(MRA_REQ_RCVD, SEND_REJ, IDLE),
 	TR(MRA_REQ_RCVD, TIMEOUT, IDLE),
 
@@ -405,21 +407,25 @@ static const struct fsm_tr fsm_expected[] = {
 	TR(REQ_RCVD, SEND_REP, REP_SENT),
 	TR(REQ_RCVD, SEND_REJ, IDLE),
 	TR(REQ_RCVD, RX_REJ, IDLE),
+	TR(REQ_RCVD, RX_REJ_STALE, TIMEWAIT),
 	TR(MRA_REQ_SENT, SEND_MRA, MRA_REQ_SENT),
 	TR(MRA_REQ_SENT, SEND_REP, REP_SENT),
 	TR(MRA_REQ_SENT, SEND_REJ, IDLE),
 	TR(MRA_REQ_SENT, RX_REJ, IDLE),
+	TR(MRA_REQ_SENT, RX_REJ_STALE, TIMEWAIT),
 
 	TR(REP_SENT, RX_MRA, MRA_REP_RCVD),
 	TR(REP_SENT, RX_RTU, ESTABLISHED),
 	TR(REP_SENT, COMM_EST, ESTABLISHED),
 	TR(REP_SENT, RX_REJ, IDLE),
+	TR(REP_SENT, RX_REJ_STALE, TIMEWAIT),
 	TR(REP_SENT, SEND_REJ, TIMEWAIT),
 	TR(REP_SENT, TIMEOUT, IDLE),
 	TR(REP_SENT, RX_DREQ, DREQ_RCVD),
 	TR(MRA_REP_RCVD, RX_RTU, ESTABLISHED),
 	TR(MRA_REP_RCVD, COMM_EST, ESTABLISHED),
 	TR(MRA_REP_RCVD, RX_REJ, IDLE),
+	TR(MRA_REP_RCVD, RX_REJ_STALE, TIMEWAIT),
 	TR(MRA_REP_RCVD, SEND_REJ, TIMEWAIT),
 	TR(MRA_REP_RCVD, TIMEOUT, IDLE),
 	TR(MRA_REP_RCVD, RX_DREQ, DREQ_RCVD),
@@ -428,18 +434,22 @@ static const struct fsm_tr fsm_expected[] = {
 	TR(REP_RCVD, SEND_RTU, ESTABLISHED),
 	TR(REP_RCVD, SEND_REJ, IDLE),
 	TR(REP_RCVD, RX_REJ, TIMEWAIT),
+	TR(REP_RCVD, RX_REJ_STALE, TIMEWAIT),
 	TR(MRA_REP_SENT, SEND_MRA, MRA_REP_SENT),
 	TR(MRA_REP_SENT, SEND_RTU, ESTABLISHED),
 	TR(MRA_REP_SENT, SEND_REJ, IDLE),
 	TR(MRA_REP_SENT, RX_REJ, TIMEWAIT),
+	TR(MRA_REP_SENT, RX_REJ_STALE, TIMEWAIT),
 
 	TR(ESTABLISHED, SEND_DREQ, DREQ_SENT),
 	TR(ESTABLISHED, RX_DREQ, DREQ_RCVD),
 	TR(ESTABLISHED, RX_REJ, TIMEWAIT),
+	TR(ESTABLISHED, RX_REJ_STALE, TIMEWAIT),
 	TR(DREQ_SENT, RX_DREP, TIMEWAIT),
 	TR(DREQ_RCVD, RX_DREP, TIMEWAIT),
 	TR(DREQ_SENT, RX_DREQ, DREQ_RCVD),
 	TR(DREQ_SENT, RX_REJ, TIMEWAIT),
+	TR(DREQ_SENT, RX_REJ_STALE, TIMEWAIT),
 	TR(DREQ_SENT, TIMEOUT, TIMEWAIT),
 	TR(DREQ_RCVD, SEND_DREP, TIMEWAIT),
 	TR(TIMEWAIT, TIMEWAIT_DONE, IDLE),
@@ -1851,6 +1861,30 @@ static void fsm_stale_rep(struct kunit *test)
 }
 
 /* ---- REJ -------------------------------------------------------------- */
+
+/*
+ * REJ 10 (stale connection) received for our REQ: TIMEWAIT, not IDLE, as
+ * ib_cm, for the peer may still send on the QP's old connection.  pdcm
+ * went to IDLE, and the ULP could reuse the QP at once.
+ */
+static void fsm_rej_stale_enters_timewait(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *id = fsm_active_req(f);
+	struct pdcm_msg m;
+
+	fsm_mk(&m, PDCM_ATTR_REJ, id, f->peer_comm);
+	m.rej.reason = PDCM_REJ_STALE_CONN;
+	m.rej.msg_rejected = PDCM_MSG_RESPONSE_REQ;
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_TIMEWAIT);
+	KUNIT_EXPECT_TRUE(test, fake_last_handle(f)->done);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
+	KUNIT_EXPECT_EQ(test, fsm_ev(0)->type, PDCM_REJ_RECEIVED);
+	KUNIT_EXPECT_EQ(test, fsm_ev(0)->ev.param.rej_rcvd.reason,
+			PDCM_REJ_STALE_CONN);
+	fsm_expect_timewait_exit(test, id);
+}
 
 /* No listen: REJ INVALID_SERVICE_ID with local comm ID 0. */
 static void fsm_rej_no_listener(struct kunit *test)
@@ -4301,6 +4335,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_stale_rep),
 	KUNIT_CASE(fsm_rej_no_listener),
 	KUNIT_CASE(fsm_rej_received),
+	KUNIT_CASE(fsm_rej_stale_enters_timewait),
 	KUNIT_CASE(fsm_send_rej_req_rcvd),
 	KUNIT_CASE(fsm_send_rej_forgets_peer),
 	KUNIT_CASE(fsm_req_bad_paths),
