@@ -387,7 +387,7 @@ void pdcm_timewait_fire(struct work_struct *work);
 /* handshake.c */
 extern unsigned int pdcm_mra_early_pct;
 void pdcm_mra_fire(struct work_struct *work);
-/* the GIDs of a received MAD's GRH, decoded by network type (RoCE v2) */
+/* the GIDs a received MAD came from and went to, by network type */
 bool pdcm_rx_gids(const struct pdcm_rx *rx, union ib_gid *sgid,
 		  union ib_gid *dgid);
 

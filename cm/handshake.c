@@ -240,7 +240,7 @@ static void pdcm_req_event(struct pdcm_conn *conn, const struct pdcm_req *req,
 	pdcm_conn_origin(conn, req->pkey, &p->sgid_attr, &p->bth_pkey);
 }
 
-/* The addresses the REQ's packet carried, or false without a GRH. */
+/* The addresses a received MAD's packet carried, or false without a GRH. */
 bool pdcm_rx_gids(const struct pdcm_rx *rx, union ib_gid *sgid,
 		  union ib_gid *dgid)
 {

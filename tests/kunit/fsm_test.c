@@ -3607,6 +3607,24 @@ static void fsm_expect_masks(struct kunit *test, struct pdcm_id *id,
 	KUNIT_EXPECT_EQ(test, mask & ~(IB_QP_STATE | IB_QP_SQ_PSN), rts_has);
 }
 
+/* A listen, and an XRC REQ to it: the XRC target id its handler got. */
+static struct pdcm_id *fsm_xrc_target(struct fake *f)
+{
+	struct pdcm_msg m;
+	struct fsm_ev *e;
+
+	fsm_listen(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.transport_type = PDCM_TRANSPORT_EXT;
+	m.req.ext_transport_type = PDCM_EXT_TRANSPORT_XRC;
+	fake_rx(f, &m);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_NOT_NULL(f->test, e);
+	KUNIT_ASSERT_EQ(f->test, e->type, PDCM_REQ_RECEIVED);
+	KUNIT_EXPECT_EQ(f->test, e->ev.param.req_rcvd.qp_type, IB_QPT_XRC_TGT);
+	return e->id;
+}
+
 /*
  * XRC (issue 12 defect 11): an XRC target is the receiving half of an RC
  * QP (responder attributes at RTR, only the ACK timeout at RTS), an XRC
@@ -3619,18 +3637,8 @@ static void fsm_xrc_qp_attr(struct kunit *test)
 	struct pdcm_req_param p;
 	struct pdcm_id *id, *tgt;
 	struct pdcm_msg m;
-	struct fsm_ev *e;
 
-	fsm_listen(f);
-	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
-	m.req.transport_type = PDCM_TRANSPORT_EXT;
-	m.req.ext_transport_type = PDCM_EXT_TRANSPORT_XRC;
-	fake_rx(f, &m);
-	e = fsm_last_ev();
-	KUNIT_ASSERT_NOT_NULL(test, e);
-	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
-	tgt = e->id;
-	KUNIT_EXPECT_EQ(test, e->ev.param.req_rcvd.qp_type, IB_QPT_XRC_TGT);
+	tgt = fsm_xrc_target(f);
 	fsm_expect_masks(test, tgt, FSM_RESPONDER, IB_QP_TIMEOUT);
 
 	id = fsm_id(f);
@@ -3669,15 +3677,7 @@ static void fsm_xrc_rep_qpn_in_eecn(struct kunit *test)
 	struct fsm_ev *e;
 	int mask;
 
-	fsm_listen(f);
-	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
-	m.req.transport_type = PDCM_TRANSPORT_EXT;
-	m.req.ext_transport_type = PDCM_EXT_TRANSPORT_XRC;
-	fake_rx(f, &m);
-	e = fsm_last_ev();
-	KUNIT_ASSERT_NOT_NULL(test, e);
-	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
-	tgt = e->id;
+	tgt = fsm_xrc_target(f);
 	KUNIT_ASSERT_EQ(test, pdcm_send_rep(tgt, &fsm_rep), 0);
 	KUNIT_ASSERT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_REP);
 	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rep.local_eecn, fsm_rep.qp_num);
