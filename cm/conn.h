@@ -97,6 +97,8 @@ int pdcm_active_send(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
 
 /* handshake.c */
 void pdcm_req_work(struct pdcm_work *w);
+void pdcm_req_stale(struct pdcm_conn *old, const struct pdcm_rx *rx,
+		    const struct pdcm_msg *msg);
 void pdcm_dup_req(struct pdcm_conn *dup, const struct pdcm_rx *rx,
 		  const struct pdcm_msg *msg);
 void pdcm_mra_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg);
@@ -105,7 +107,8 @@ void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 void pdcm_rtu_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg);
 
 /* disconnect.c */
-void pdcm_rej_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg);
+void pdcm_rej_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg,
+		 bool by_remote);
 void pdcm_dreq_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 		  const struct pdcm_msg *msg);
 void pdcm_drep_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg);

@@ -68,18 +68,60 @@ int pdcm_send_rej(struct pdcm_id *id, u16 reason, const void *ari, u8 ari_len,
 }
 EXPORT_SYMBOL_NS_GPL(pdcm_send_rej, PDCM);
 
-void pdcm_rej_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
+/*
+ * A REJ TIMEOUT found by the peer's comm ID (it names none of ours) is
+ * the peer giving up on its REQ before our REP reached it.  It can only
+ * be true while our side has not heard from the peer since the REQ; once
+ * an RTU came (or a DREQ, or anything else naming our ID) the peer knew
+ * our comm ID, and such a REJ is stale or forged by someone who knows
+ * only the peer's comm ID and GUID.  ib_cm takes it in any state
+ * (Documentation/interop.rst).  Checked under the lock, since a COMM_EST
+ * from the ULP may establish the connection at any moment.
+ */
+static bool pdcm_by_remote_ok(const struct pdcm_conn *conn)
+	__must_hold(&conn->lock)
+{
+	lockdep_assert_held(&conn->lock);
+	switch (conn->id.state) {
+	case PDCM_REQ_RCVD:
+	case PDCM_MRA_REQ_SENT:
+	case PDCM_REP_SENT:
+	case PDCM_MRA_REP_RCVD:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * pdcm_rej_rx() - a REJ for @conn
+ * @conn: the conn it names
+ * @msg: the REJ
+ * @by_remote: @conn was found by the peer's comm ID (a REJ TIMEOUT naming
+ *	       none of ours)
+ *
+ * Context: @conn's event work.
+ */
+void pdcm_rej_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg,
+		 bool by_remote)
 {
 	const struct pdcm_rej *rej = &msg->rej;
 	struct pdcm_event ev = { .event = PDCM_REJ_RECEIVED };
 	struct pdcm_listen *matched = NULL;
 	int ret;
 
+	spin_lock_irq(&conn->lock);
+	if (by_remote && !pdcm_by_remote_ok(conn)) {
+		spin_unlock_irq(&conn->lock);
+		atomic_long_inc(&conn->port->cnt.rx_dropped);
+		trace_pdcm_drop(PDCM_ATTR_REJ, rej->remote_comm_id,
+				"REJ by peer's ID after it knew ours");
+		return;
+	}
 	/*
 	 * A stale connection's REJ leaves the QP in TIMEWAIT from every
 	 * state, as ib_cm: the peer may still send on its old connection.
 	 */
-	spin_lock_irq(&conn->lock);
 	ret = pdcm_fsm_step(conn, rej->reason == PDCM_REJ_STALE_CONN ?
 			    PDCM_EV_RX_REJ_STALE : PDCM_EV_RX_REJ);
 	if (ret >= 0) {

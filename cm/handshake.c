@@ -333,6 +333,27 @@ void pdcm_dup_req(struct pdcm_conn *dup, const struct pdcm_rx *rx,
 	}
 }
 
+/**
+ * pdcm_req_stale() - answer a REQ from a QP still connected to us
+ * @old: the conn connected to the REQ's QP, referenced; the reference is
+ *	 dropped
+ * @rx: where the REQ came from
+ * @msg: the REQ
+ *
+ * Both connections are stale (IBA Vol. 1 12.9.8.3.1): the REQ gets REJ
+ * STALE_CONN and @old a DREQ if it is established, as ib_cm answers.
+ *
+ * Context: process context.
+ */
+void pdcm_req_stale(struct pdcm_conn *old, const struct pdcm_rx *rx,
+		    const struct pdcm_msg *msg)
+{
+	trace_pdcm_drop(PDCM_ATTR_REQ, msg->req.local_comm_id, "stale QP");
+	pdcm_send_dreq(&old->id, NULL, 0);
+	pdcm_conn_put(old);
+	pdcm_reject_req(rx, &msg->req, msg->hdr.tid, PDCM_REJ_STALE_CONN);
+}
+
 /*
  * A conn made for a REQ that is not delivered after all: nobody knows it
  * but the tables, so nothing waits for it -- its last reference frees it
@@ -405,10 +426,8 @@ void pdcm_req_work(struct pdcm_work *w)
 	}
 	old = pdcm_remote_qp_insert(conn);
 	if (old) {
-		/* A new REQ from a QP we think is connected: both are stale. */
-		pdcm_send_dreq(&old->id, NULL, 0);
-		pdcm_conn_put(old);
-		pdcm_reject_req(&w->rx, req, w->msg.hdr.tid, PDCM_REJ_STALE_CONN);
+		/* connected since pdcm_rx_req() looked: both are stale */
+		pdcm_req_stale(old, &w->rx, &w->msg);
 		pdcm_req_drop_conn(conn);
 		goto retire;
 	}

@@ -103,6 +103,29 @@ static void pdcm_remote_erase(struct pdcm_remote_table *t, struct pdcm_conn *con
 	spin_unlock_irqrestore(&pdcm_remote_lock, flags);
 }
 
+/* The conn under @key in @t, with a reference, or NULL. */
+static struct pdcm_conn *pdcm_remote_find(struct pdcm_remote_table *t,
+					  const struct pdcm_remote_key *key)
+{
+	struct pdcm_conn *c = NULL;
+	unsigned long flags;
+	struct rb_node *n;
+	int cmp;
+
+	spin_lock_irqsave(&pdcm_remote_lock, flags);
+	for (n = t->root.rb_node; n; n = cmp < 0 ? n->rb_left : n->rb_right) {
+		cmp = key_cmp(key, key_of(t, conn_of(t, n)));
+		if (!cmp) {
+			c = conn_of(t, n);
+			if (!refcount_inc_not_zero(&c->refs))
+				c = NULL;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&pdcm_remote_lock, flags);
+	return c;
+}
+
 /**
  * pdcm_remote_id_find() - the conn of (remote comm ID, remote CA GUID)
  * @remote_id: the peer's comm ID
@@ -114,24 +137,23 @@ static void pdcm_remote_erase(struct pdcm_remote_table *t, struct pdcm_conn *con
 struct pdcm_conn *pdcm_remote_id_find(u32 remote_id, u64 guid)
 {
 	struct pdcm_remote_key key = { { remote_id, guid, 0 } };
-	struct pdcm_remote_table *t = &pdcm_remote_ids;
-	struct rb_node *n;
-	struct pdcm_conn *c = NULL;
-	unsigned long flags;
-	int cmp;
 
-	spin_lock_irqsave(&pdcm_remote_lock, flags);
-	for (n = t->root.rb_node; n; n = cmp < 0 ? n->rb_left : n->rb_right) {
-		cmp = key_cmp(&key, key_of(t, conn_of(t, n)));
-		if (!cmp) {
-			c = conn_of(t, n);
-			if (!refcount_inc_not_zero(&c->refs))
-				c = NULL;
-			break;
-		}
-	}
-	spin_unlock_irqrestore(&pdcm_remote_lock, flags);
-	return c;
+	return pdcm_remote_find(&pdcm_remote_ids, &key);
+}
+
+/**
+ * pdcm_remote_qp_find() - the conn connected to (remote QPN, remote CA GUID)
+ * @qpn: the peer's QPN
+ * @guid: the peer's CA GUID
+ *
+ * Context: any; takes pdcm_remote_lock.
+ * Return: the conn with a reference, or NULL.
+ */
+struct pdcm_conn *pdcm_remote_qp_find(u32 qpn, u64 guid)
+{
+	struct pdcm_remote_key key = { { qpn, guid, 0 } };
+
+	return pdcm_remote_find(&pdcm_remote_qps, &key);
 }
 
 /**

@@ -22,6 +22,7 @@ struct pdcm_conn;
 
 struct pdcm_conn *pdcm_remote_id_find(u32 remote_id, u64 guid);
 struct pdcm_conn *pdcm_remote_id_insert(struct pdcm_conn *conn);
+struct pdcm_conn *pdcm_remote_qp_find(u32 qpn, u64 guid);
 struct pdcm_conn *pdcm_remote_qp_insert(struct pdcm_conn *conn);
 struct pdcm_conn *pdcm_remote_sidr_insert(struct pdcm_conn *conn, u32 req_id,
 					  const union ib_gid *gid);

@@ -315,28 +315,6 @@ static bool pdcm_sender_matches(const struct pdcm_conn *conn,
 	}
 }
 
-/*
- * A REJ TIMEOUT found by the peer's comm ID (it names none of ours) is
- * the peer giving up on its REQ before our REP reached it.  It can only
- * be true while our side has not heard from the peer since the REQ; once
- * an RTU came (or a DREQ, or anything else naming our ID) the peer knew
- * our comm ID, and such a REJ is stale or forged by someone who knows
- * only the peer's comm ID and GUID.  ib_cm takes it in any state
- * (Documentation/interop.rst).
- */
-static bool pdcm_by_remote_ok(const struct pdcm_conn *conn)
-{
-	switch (READ_ONCE(conn->id.state)) {
-	case PDCM_REQ_RCVD:
-	case PDCM_MRA_REQ_SENT:
-	case PDCM_REP_SENT:
-	case PDCM_MRA_REP_RCVD:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static void pdcm_rx_work(struct pdcm_conn *conn, struct pdcm_work *w)
 {
 	/* A conn that never sent anything (a listen): nobody knows its ID. */
@@ -344,13 +322,18 @@ static void pdcm_rx_work(struct pdcm_conn *conn, struct pdcm_work *w)
 		atomic_long_inc(&w->rx.port->cnt.rx_dropped);
 		return;
 	}
-	/* Checked here, in order with the REP that teaches us the ID. */
-	if (w->by_remote ? !pdcm_by_remote_ok(conn) :
-			   !pdcm_sender_matches(conn, &w->msg)) {
+	/*
+	 * Checked here, in order with the REP that teaches us the ID (a REJ
+	 * found by the peer's ID is checked by pdcm_rej_rx(), under the lock).
+	 */
+	if (!w->by_remote && !pdcm_sender_matches(conn, &w->msg)) {
 		atomic_long_inc(&w->rx.port->cnt.rx_dropped);
 		trace_pdcm_drop(w->msg.hdr.attr_id,
 				be32_to_cpu(conn->id.local_id),
 				"wrong sender comm ID");
+		/* not this connection: a DREQ is answered as an unknown one */
+		if (w->msg.hdr.attr_id == PDCM_ATTR_DREQ)
+			pdcm_send_drep_to(&w->rx, &w->msg);
 		return;
 	}
 	switch (w->msg.hdr.attr_id) {
@@ -358,7 +341,7 @@ static void pdcm_rx_work(struct pdcm_conn *conn, struct pdcm_work *w)
 		pdcm_mra_rx(conn, &w->msg);
 		break;
 	case PDCM_ATTR_REJ:
-		pdcm_rej_rx(conn, &w->msg);
+		pdcm_rej_rx(conn, &w->msg, w->by_remote);
 		break;
 	case PDCM_ATTR_REP:
 		pdcm_rep_rx(conn, &w->rx, &w->msg);
@@ -501,6 +484,17 @@ static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,
 		w->rx = *rx;
 		w->msg = *msg;
 		pdcm_rx_post(dup, w);
+		return;
+	}
+	/*
+	 * A new REQ from a QP still connected to us is stale whatever it
+	 * asks for, so it is answered before a listen is looked for, as
+	 * ib_cm does; nothing is allocated for it.
+	 */
+	dup = sidr ? NULL : pdcm_remote_qp_find(msg->req.local_qpn,
+						 msg->req.local_ca_guid);
+	if (dup) {
+		pdcm_req_stale(dup, rx, msg);
 		return;
 	}
 

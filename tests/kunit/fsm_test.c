@@ -1828,6 +1828,47 @@ static void fsm_stale_req(struct kunit *test)
 }
 
 /*
+ * The same REQ for a service nobody listens on: it is stale before it is
+ * unlistened-for, so, as ib_cm, it gets REJ STALE_CONN and the old
+ * connection a DREQ.  It used to get REJ INVALID_SERVICE_ID and leave the
+ * old connection established.
+ */
+static void fsm_stale_req_before_listen(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *old;
+	struct fake_sent *s;
+	struct pdcm_msg m;
+	unsigned int nev;
+
+	fsm_listen(f);
+	old = fsm_passive_est(f, f->peer_comm, 0x112233);
+	nev = fsm_rec.nev;
+	fsm_mk_req(f, &m, f->peer_comm + 1, 0x112233);
+	m.req.service_id = fsm_rec.sid + 1;
+	fake_rx(f, &m);
+	fake_settle();
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_EXPECT_EQ(test, old->state, PDCM_DREQ_SENT);
+	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 1U);
+	s = fake_last(f);
+	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
+	KUNIT_EXPECT_TRUE(test, s->reply);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_STALE_CONN);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, f->peer_comm + 1);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 1U);
+
+	/* a REQ from another QP for that service is simply unlistened-for */
+	fsm_mk_req(f, &m, f->peer_comm + 2, 0x445566);
+	m.req.service_id = fsm_rec.sid + 1;
+	fake_rx(f, &m);
+	fake_settle();
+	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 2U);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rej.reason,
+			PDCM_REJ_INVALID_SERVICE_ID);
+}
+
+/*
  * A REP from a QP we are connected to: REJ STALE_CONN, REJ event, and
  * (as for such a REQ, and as ib_cm) a DREQ on the old connection.  The
  * old connection used to stay ESTABLISHED.
@@ -3439,7 +3480,10 @@ static void fsm_new_reqs_capped(struct kunit *test)
 
 /*
  * A message must name both comm IDs of its connection: one with the right
- * local ID (ours) and the wrong sender ID is dropped and counted.
+ * local ID (ours) and the wrong sender ID is dropped and counted.  A DREQ
+ * among them names no connection of ours, so, as ib_cm, it is answered
+ * as one for an unknown comm ID: a DREP with the IDs swapped (it was
+ * dropped unanswered).
  */
 static void fsm_sender_comm_id_checked(struct kunit *test)
 {
@@ -3449,8 +3493,9 @@ static void fsm_sender_comm_id_checked(struct kunit *test)
 		PDCM_ATTR_REJ, PDCM_ATTR_DREQ, PDCM_ATTR_RTU, PDCM_ATTR_DREP,
 	};
 	struct pdcm_id *p, *a;
+	struct fake_sent *s;
 	struct pdcm_msg m;
-	unsigned int i, nev;
+	unsigned int i, nev, nsent;
 	long dropped;
 
 	fsm_listen(f);
@@ -3461,8 +3506,22 @@ static void fsm_sender_comm_id_checked(struct kunit *test)
 		fsm_mk(&m, forged[i], p, wrong);
 		if (forged[i] == PDCM_ATTR_REJ)
 			m.rej.msg_rejected = PDCM_MSG_RESPONSE_OTHER;
+		nsent = f->nsent;
 		fake_rx(f, &m);
+		fake_settle();
 		KUNIT_EXPECT_EQ(test, p->state, PDCM_ESTABLISHED);
+		if (forged[i] != PDCM_ATTR_DREQ) {
+			KUNIT_EXPECT_EQ(test, f->nsent, nsent);
+			continue;
+		}
+		KUNIT_ASSERT_EQ(test, f->nsent, nsent + 1);
+		s = fake_last(f);
+		KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_DREP);
+		KUNIT_EXPECT_TRUE(test, s->reply);
+		KUNIT_EXPECT_EQ(test, s->msg.drep.local_comm_id,
+				m.dreq.remote_comm_id);
+		KUNIT_EXPECT_EQ(test, s->msg.drep.remote_comm_id, wrong);
+		KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, m.hdr.tid);
 	}
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
@@ -4332,6 +4391,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_dup_req_timewait),
 	KUNIT_CASE(fsm_dup_rep_rtu_resent),
 	KUNIT_CASE(fsm_stale_req),
+	KUNIT_CASE(fsm_stale_req_before_listen),
 	KUNIT_CASE(fsm_stale_rep),
 	KUNIT_CASE(fsm_rej_no_listener),
 	KUNIT_CASE(fsm_rej_received),
