@@ -176,6 +176,8 @@ struct pdcm_rx {
  * @peer_wait_ms: passive side: how long the peer waits for an answer to
  *	its REQ (its remote CM response timeout plus its local ACK timeout,
  *	both capped)
+ * @req_copied: passive side: a copy of the REQ came while the REQ waited
+ *	in pdcm_wq, so the peer is waiting for the (delayed) MRA already
  * @remote_id_node: in the remote-ID table, keyed (remote comm ID, GUID), or
  *	for SIDR in the SIDR table, keyed (request ID, sender's GID)
  * @remote_id_key: its key (remote.c)
@@ -236,6 +238,7 @@ struct pdcm_conn {
 	struct delayed_work mra_work;
 	unsigned long req_jiffies;
 	unsigned int peer_wait_ms;
+	bool req_copied;
 
 	struct rb_node remote_id_node;
 	struct pdcm_remote_key remote_id_key;

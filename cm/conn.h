@@ -28,8 +28,13 @@ enum pdcm_work_kind {
  * struct pdcm_work - a received MAD on its way to its owner
  * @work: runs a REQ or SIDR_REQ on pdcm_wq
  * @ev: queues any other kind on @conn's event list
+ * @queued: a new REQ (PDCM_WORK_REQ, which never uses @ev) not started
+ *	yet: in rx.c's table of queued REQs, keyed (sender's comm ID,
+ *	sender's CA GUID); unhashed otherwise.  It shares @ev's memory, so
+ *	that an item stays a 512-byte object.
  * @kind: enum pdcm_work_kind
  * @by_remote: a REJ TIMEOUT found by the peer's comm ID and CA GUID
+ * @req_copied: a new REQ: a copy of it came while it waited to start
  * @conn: the owner (the listening conn for a REQ), with a reference
  * @listen: the listen that matched a REQ or SIDR_REQ, with a reference
  * @dev: the device of @rx.port, with a reference: the work may run after
@@ -40,9 +45,13 @@ enum pdcm_work_kind {
  */
 struct pdcm_work {
 	struct work_struct work;
-	struct pdcm_ev ev;
+	union {
+		struct pdcm_ev ev;
+		struct hlist_node queued;
+	};
 	enum pdcm_work_kind kind;
 	bool by_remote;
+	bool req_copied;
 	struct pdcm_conn *conn;
 	struct pdcm_listen *listen;
 	struct pdcm_device *dev;

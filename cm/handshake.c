@@ -410,6 +410,7 @@ void pdcm_req_work(struct pdcm_work *w)
 	conn->tid = w->msg.hdr.tid;
 	pdcm_req_to_conn(conn, req);
 	conn->req_jiffies = w->rx_jiffies;
+	conn->req_copied = w->req_copied;
 	if (pdcm_conn_hash(conn) || w->rx.port->ops->peer_av(conn, &w->rx)) {
 		pdcm_req_drop_conn(conn);
 		goto retire;
@@ -482,8 +483,9 @@ static void pdcm_mra_arm(struct pdcm_conn *conn)
  * @id: an id in REQ_RCVD, REP_RCVD (or already MRAed)
  * @service_timeout: the time asked for (5 bits), optionally ORed with
  *	PDCM_MRA_FLAG_DELAY: then the MRA goes on the wire only when a
- *	duplicate of the peer's message arrives (rdma_cm's use) or, for a
- *	REQ, once early_mra_pct of the peer's wait for an answer has passed
+ *	duplicate of the peer's message arrives (rdma_cm's use; at once if
+ *	one came while the REQ waited to be handled) or, for a REQ, once
+ *	early_mra_pct of the peer's wait for an answer has passed
  * @private_data: up to 222 bytes, or NULL
  * @len: its length
  *
@@ -516,7 +518,11 @@ int pdcm_send_mra(struct pdcm_id *id, u8 service_timeout,
 	if (ret >= 0) {
 		pdcm_fsm_step(conn, PDCM_EV_SEND_MRA);
 		conn->mra_timeout = service_timeout;
-		if (delay && conn->id.state == PDCM_MRA_REQ_SENT)
+		/* a copy that came while the REQ was queued asked already */
+		if (delay && conn->id.state == PDCM_MRA_REQ_SENT &&
+		    conn->req_copied)
+			pdcm_mra_req_xmit(conn);
+		else if (delay && conn->id.state == PDCM_MRA_REQ_SENT)
 			pdcm_mra_arm(conn);
 	}
 	spin_unlock_irqrestore(&conn->lock, flags);

@@ -13,6 +13,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <kunit/visibility.h>
+#include <linux/hashtable.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -62,7 +63,89 @@ static bool pdcm_work_is_new_req(enum pdcm_work_kind kind)
 	return kind == PDCM_WORK_REQ || kind == PDCM_WORK_SIDR_REQ;
 }
 
+/*
+ * New REQs queued on pdcm_wq and not started, by the sender's comm ID and
+ * CA GUID.  A REQ that waits there longer than its peer's timeout is sent
+ * again; the copy finds no conn yet (the REQ's work makes it), and was
+ * queued as a second new REQ: a second slot of the REQ budget and of the
+ * listen's backlog, and a second pass through the listen lookup, to be
+ * found a duplicate only when it ran.  Now it is one at once
+ * (pdcm_req_copy()).  At most pdcm_max_pending_reqs entries.
+ */
+#define PDCM_QUEUED_BITS	10
+static DEFINE_HASHTABLE(pdcm_queued_reqs, PDCM_QUEUED_BITS);
+static DEFINE_SPINLOCK(pdcm_queued_lock);
+
+static u64 pdcm_queued_key(const struct pdcm_req *req)
+{
+	return req->local_ca_guid ^ req->local_comm_id;
+}
+
+/* The queued REQ of which @req is a copy, or NULL. */
+static struct pdcm_work *pdcm_queued_find(const struct pdcm_req *req)
+	__must_hold(&pdcm_queued_lock)
+{
+	struct pdcm_work *w;
+
+	lockdep_assert_held(&pdcm_queued_lock);
+	hash_for_each_possible(pdcm_queued_reqs, w, queued,
+			       pdcm_queued_key(req))
+		if (w->msg.req.local_comm_id == req->local_comm_id &&
+		    w->msg.req.local_ca_guid == req->local_ca_guid)
+			return w;
+	return NULL;
+}
+
+/*
+ * Is @req a copy of a REQ still queued?  Then the original is marked (its
+ * delayed MRA is due at once, as a copy that came after it had started
+ * would make it) and the copy is counted as a duplicate.  If not, @w (the
+ * work of @req, or NULL to only ask) is entered in the table and queued.
+ * Return: true if @req was a copy (and @w not queued).
+ */
+static bool pdcm_req_copy(const struct pdcm_rx *rx, const struct pdcm_req *req,
+			  struct pdcm_work *w)
+{
+	struct pdcm_work *orig;
+	unsigned long flags;
+
+	spin_lock_irqsave(&pdcm_queued_lock, flags);
+	orig = pdcm_queued_find(req);
+	if (orig)
+		orig->req_copied = true;
+	else if (w)
+		hash_add(pdcm_queued_reqs, &w->queued, pdcm_queued_key(req));
+	spin_unlock_irqrestore(&pdcm_queued_lock, flags);
+	if (orig) {
+		pdcm_count(rx->port->cnt.rx_dup, PDCM_ATTR_REQ);
+		trace_pdcm_drop(PDCM_ATTR_REQ, req->local_comm_id,
+				"copy of a queued REQ");
+		return true;
+	}
+	if (w)
+		pdcm_work_queue(w);
+	return false;
+}
+
+/* @w leaves the table: a copy from now on finds its conn, or is queued. */
+static void pdcm_req_unqueue(struct pdcm_work *w)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&pdcm_queued_lock, flags);
+	if (!hlist_unhashed(&w->queued))
+		hash_del(&w->queued);
+	spin_unlock_irqrestore(&pdcm_queued_lock, flags);
+}
+
 /* ---- work items ---------------------------------------------------- */
+
+/*
+ * A kmalloc-512 object: the budget's 8.5 MB (Documentation/design.rst);
+ * lockdep's map in the work_struct makes it larger in debug kernels.
+ */
+static_assert(BITS_PER_LONG != 64 || IS_ENABLED(CONFIG_LOCKDEP) ||
+	      sizeof(struct pdcm_work) <= 512);
 
 static void pdcm_work_fn(struct work_struct *work);
 
@@ -98,10 +181,14 @@ struct pdcm_work *pdcm_work_alloc(struct pdcm_port *port,
 		w->dev = port->dev;
 	}
 	w->rx_jiffies = jiffies;
-	INIT_LIST_HEAD(&w->ev.node);
 	w->kind = kind;
-	w->ev.kind = kind == PDCM_WORK_DUP_REQ ? PDCM_EV_KIND_DUP_REQ :
-		     PDCM_EV_KIND_RX;
+	if (kind == PDCM_WORK_REQ) {
+		INIT_HLIST_NODE(&w->queued);
+	} else {
+		INIT_LIST_HEAD(&w->ev.node);
+		w->ev.kind = kind == PDCM_WORK_DUP_REQ ?
+			     PDCM_EV_KIND_DUP_REQ : PDCM_EV_KIND_RX;
+	}
 	return w;
 
 full:
@@ -368,6 +455,7 @@ static void pdcm_work_fn(struct work_struct *work)
 
 	switch (w->kind) {
 	case PDCM_WORK_REQ:
+		pdcm_req_unqueue(w);
 		pdcm_req_work(w);
 		break;
 	case PDCM_WORK_SIDR_REQ:
@@ -497,6 +585,9 @@ static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,
 		pdcm_req_stale(dup, rx, msg);
 		return;
 	}
+	/* a copy of a REQ still waiting for its work to start */
+	if (!sidr && pdcm_req_copy(rx, &msg->req, NULL))
+		return;
 
 	/*
 	 * The listening conn is referenced inside the same RCU section as
@@ -548,7 +639,13 @@ static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,
 	w->listen = l;
 	w->rx = *rx;
 	w->msg = *msg;
-	pdcm_work_queue(w);
+	if (sidr) {
+		pdcm_work_queue(w);
+	} else if (pdcm_req_copy(rx, &msg->req, w)) {
+		/* a copy that raced with this one was queued first */
+		pdcm_listen_retire(l);
+		pdcm_work_free(w);
+	}
 }
 
 /*

@@ -1553,6 +1553,54 @@ static void fsm_send_mra_delayed(struct kunit *test)
 }
 
 /*
+ * A copy of a REQ that still waits for its work to start (the peer sent
+ * it again while pdcm_wq was busy) is a duplicate at once: counted, no
+ * second slot of the REQ budget, one REQ_RECEIVED.  It used to be queued
+ * as a second new REQ, found a duplicate only when it ran.  The peer has
+ * retried, so the delayed MRA the ULP then asks for goes out at once, as
+ * a copy handled after the REQ would have sent it.
+ */
+static void fsm_req_copy_while_queued(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	int reqs = atomic_read(&pdcm_pending_reqs);
+	struct pdcm_msg m;
+	struct pdcm_id *id;
+	struct fake_sent *s;
+
+	fsm_listen(f);
+	fake_hold(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	fake_inject(f, &m);
+	fake_inject(f, &m);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pdcm_pending_reqs), reqs + 1);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_REQ), 1);
+	fake_release(f);
+	fake_settle();
+	KUNIT_EXPECT_EQ(test, atomic_read(&pdcm_pending_reqs), reqs);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
+	KUNIT_ASSERT_EQ(test, fsm_last_ev()->type, PDCM_REQ_RECEIVED);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_REQ), 1);
+	KUNIT_EXPECT_EQ(test, f->nsent, 0U);
+
+	id = fsm_last_ev()->id;
+	KUNIT_ASSERT_EQ(test, pdcm_send_mra(id, PDCM_MRA_FLAG_DELAY | 24,
+					    NULL, 0), 0);
+	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
+	s = fake_last(f);
+	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_MRA);
+	KUNIT_EXPECT_EQ(test, s->msg.mra.service_timeout, 24);
+	KUNIT_EXPECT_EQ(test, s->msg.mra.remote_comm_id, f->peer_comm);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_MRA_REQ_SENT);
+
+	/* a copy now (the REQ was handled) finds its conn: the MRA again */
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_REQ), 2);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_MRA), 2U);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);
+}
+
+/*
  * How long the peer of fsm_mra_early_req() waits for an answer: its CM
  * response timeout ms(18) plus twice the packet lifetime, i.e. its local
  * ACK timeout ms(16): 1,024 + 256 ms.
@@ -4381,6 +4429,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_mra_rcvd_for_rep),
 	KUNIT_CASE(fsm_send_mra_plain),
 	KUNIT_CASE(fsm_send_mra_delayed),
+	KUNIT_CASE(fsm_req_copy_while_queued),
 	KUNIT_CASE(fsm_send_mra_early),
 	KUNIT_CASE(fsm_send_mra_early_off),
 	KUNIT_CASE(fsm_send_mra_early_answered),
