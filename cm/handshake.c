@@ -349,9 +349,9 @@ void pdcm_req_stale(struct pdcm_conn *old, const struct pdcm_rx *rx,
 		    const struct pdcm_msg *msg)
 {
 	trace_pdcm_drop(PDCM_ATTR_REQ, msg->req.local_comm_id, "stale QP");
+	pdcm_reject_req(rx, &msg->req, msg->hdr.tid, PDCM_REJ_STALE_CONN);
 	pdcm_send_dreq(&old->id, NULL, 0);
 	pdcm_conn_put(old);
-	pdcm_reject_req(rx, &msg->req, msg->hdr.tid, PDCM_REJ_STALE_CONN);
 }
 
 /*
@@ -518,11 +518,15 @@ int pdcm_send_mra(struct pdcm_id *id, u8 service_timeout,
 	if (ret >= 0) {
 		pdcm_fsm_step(conn, PDCM_EV_SEND_MRA);
 		conn->mra_timeout = service_timeout;
-		/* a copy that came while the REQ was queued asked already */
+		/*
+		 * A copy that came while the REQ was queued asked already;
+		 * if that MRA cannot go out, the early one is still armed.
+		 */
 		if (delay && conn->id.state == PDCM_MRA_REQ_SENT &&
 		    conn->req_copied)
 			pdcm_mra_req_xmit(conn);
-		else if (delay && conn->id.state == PDCM_MRA_REQ_SENT)
+		if (delay && conn->id.state == PDCM_MRA_REQ_SENT &&
+		    (conn->mra_timeout & PDCM_MRA_FLAG_DELAY))
 			pdcm_mra_arm(conn);
 	}
 	spin_unlock_irqrestore(&conn->lock, flags);

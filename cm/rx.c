@@ -15,6 +15,8 @@
 #include <kunit/visibility.h>
 #include <linux/hashtable.h>
 #include <linux/moduleparam.h>
+#include <linux/random.h>
+#include <linux/siphash.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <rdma/ib_mad.h>
@@ -75,10 +77,13 @@ static bool pdcm_work_is_new_req(enum pdcm_work_kind kind)
 #define PDCM_QUEUED_BITS	10
 static DEFINE_HASHTABLE(pdcm_queued_reqs, PDCM_QUEUED_BITS);
 static DEFINE_SPINLOCK(pdcm_queued_lock);
+/* both fields are the sender's choice: a keyed hash, or one bucket takes all */
+static siphash_key_t pdcm_queued_seed __read_mostly;
 
 static u64 pdcm_queued_key(const struct pdcm_req *req)
 {
-	return req->local_ca_guid ^ req->local_comm_id;
+	return siphash_2u64(req->local_ca_guid, req->local_comm_id,
+			    &pdcm_queued_seed);
 }
 
 /* The queued REQ of which @req is a copy, or NULL. */
@@ -545,6 +550,21 @@ static void pdcm_rx_unknown(const struct pdcm_rx *rx, const struct pdcm_msg *msg
 		pdcm_send_drep_to(rx, msg);
 }
 
+/* A copy of a REQ whose conn exists: to that conn, in order (@dup's ref). */
+static void pdcm_rx_dup_req(const struct pdcm_rx *rx,
+			    const struct pdcm_msg *msg, struct pdcm_conn *dup)
+{
+	struct pdcm_work *w = pdcm_work_alloc(rx->port, PDCM_WORK_DUP_REQ);
+
+	if (!w) {
+		pdcm_conn_put(dup);
+		return;
+	}
+	w->rx = *rx;
+	w->msg = *msg;
+	pdcm_rx_post(dup, w);
+}
+
 static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,
 			bool sidr)
 {
@@ -564,23 +584,23 @@ static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,
 	dup = sidr ? NULL : pdcm_remote_id_find(msg->req.local_comm_id,
 						 msg->req.local_ca_guid);
 	if (dup) {
-		w = pdcm_work_alloc(rx->port, PDCM_WORK_DUP_REQ);
-		if (!w) {
-			pdcm_conn_put(dup);
-			return;
-		}
-		w->rx = *rx;
-		w->msg = *msg;
-		pdcm_rx_post(dup, w);
+		pdcm_rx_dup_req(rx, msg, dup);
 		return;
 	}
 	/*
 	 * A new REQ from a QP still connected to us is stale whatever it
 	 * asks for, so it is answered before a listen is looked for, as
-	 * ib_cm does; nothing is allocated for it.
+	 * ib_cm does; nothing is allocated for it.  The conn found may be
+	 * this REQ's own, entered in both tables between the two lookups
+	 * (ib_cm makes both under one lock): then this is a copy.
 	 */
 	dup = sidr ? NULL : pdcm_remote_qp_find(msg->req.local_qpn,
 						 msg->req.local_ca_guid);
+	if (dup && be32_to_cpu(READ_ONCE(dup->id.remote_id)) ==
+		   msg->req.local_comm_id) {
+		pdcm_rx_dup_req(rx, msg, dup);
+		return;
+	}
 	if (dup) {
 		pdcm_req_stale(dup, rx, msg);
 		return;
@@ -828,6 +848,7 @@ int pdcm_cm_init(void)
 	ret = pdcm_ids_init();
 	if (ret)
 		return ret;
+	get_random_bytes(&pdcm_queued_seed, sizeof(pdcm_queued_seed));
 	pdcm_wq = alloc_workqueue("pdcm", WQ_MEM_RECLAIM, 0);
 	if (!pdcm_wq) {
 		pdcm_ids_exit();

@@ -1691,6 +1691,41 @@ static void fsm_send_mra_early(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_REP_SENT);
 }
 
+/*
+ * The MRA that a copy of a queued REQ makes due at once cannot be posted:
+ * the early one (early_mra_pct) is still armed and goes out.  It used to
+ * be left to a further copy of the REQ.
+ */
+static void fsm_req_copy_mra_fails_early_armed(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	unsigned int wait_ms = FSM_MRA_PEER_WAIT_MS;
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+	ktime_t t0;
+
+	pdcm_mra_early_pct = 50;
+	fsm_listen(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.remote_cm_response_timeout = 18;
+	m.req.primary_path.local_ack_timeout = 16;
+	t0 = ktime_get();
+	fake_hold(f);
+	fake_inject(f, &m);
+	fake_inject(f, &m);
+	fake_release(f);
+	fake_settle();
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
+	id = fsm_last_ev()->id;
+	f->send_err = -ENOMEM;
+	KUNIT_EXPECT_EQ(test, pdcm_send_mra(id, PDCM_MRA_FLAG_DELAY | 24,
+					    NULL, 0), 0);
+	f->send_err = 0;
+	KUNIT_EXPECT_EQ(test, f->nsent, 0U);
+	KUNIT_EXPECT_GE(test, fsm_mra_sent_us(f, 1, t0, 2 * wait_ms), 0LL);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_MRA_REQ_SENT);
+}
+
 /* early_mra_pct=0: as ib_cm, the delayed MRA waits for a copy of the REQ. */
 static void fsm_send_mra_early_off(struct kunit *test)
 {
@@ -1846,7 +1881,10 @@ static void fsm_dup_rep_rtu_resent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_REP), 1);
 }
 
-/* A new REQ from a QP we are connected to: REJ STALE_CONN and DREQ. */
+/*
+ * A new REQ from a QP we are connected to: REJ STALE_CONN, then a DREQ on
+ * the old connection, in ib_cm's order (pdcm sent the DREQ first).
+ */
 static void fsm_stale_req(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
@@ -1864,15 +1902,15 @@ static void fsm_stale_req(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, old->state, PDCM_DREQ_SENT);
 	s = fake_nth(f, 1);
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_DREQ);
-	KUNIT_EXPECT_EQ(test, s->msg.dreq.remote_comm_id, f->peer_comm);
-	s = fake_nth(f, 2);
-	KUNIT_ASSERT_NOT_NULL(test, s);
 	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_TRUE(test, s->reply);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_STALE_CONN);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, f->peer_comm + 1);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.local_comm_id, 0U);
+	s = fake_nth(f, 2);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_DREQ);
+	KUNIT_EXPECT_EQ(test, s->msg.dreq.remote_comm_id, f->peer_comm);
 }
 
 /*
@@ -1899,12 +1937,13 @@ static void fsm_stale_req_before_listen(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
 	KUNIT_EXPECT_EQ(test, old->state, PDCM_DREQ_SENT);
 	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 1U);
-	s = fake_last(f);
+	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 1U);
+	s = fake_nth(f, f->nsent - 2);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_TRUE(test, s->reply);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_STALE_CONN);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, f->peer_comm + 1);
-	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 1U);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_DREQ);
 
 	/* a REQ from another QP for that service is simply unlistened-for */
 	fsm_mk_req(f, &m, f->peer_comm + 2, 0x445566);
@@ -4432,6 +4471,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_req_copy_while_queued),
 	KUNIT_CASE(fsm_send_mra_early),
 	KUNIT_CASE(fsm_send_mra_early_off),
+	KUNIT_CASE(fsm_req_copy_mra_fails_early_armed),
 	KUNIT_CASE(fsm_send_mra_early_answered),
 	KUNIT_CASE(fsm_send_mra_delayed_backlog_full),
 	KUNIT_CASE(fsm_send_mra_for_rep),
