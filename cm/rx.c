@@ -835,6 +835,20 @@ const struct pdcm_transport_up pdcm_cm_up = {
 };
 EXPORT_SYMBOL_IF_KUNIT(pdcm_cm_up);
 
+/*
+ * pdcm_wq's items run at the scheduler's high priority (WQ_HIGHPRI), so
+ * received MADs are handled before the CM's users run again.  On a CPU
+ * that those users saturate (10,000 rdma_cm connections at once in one
+ * guest) a normal-priority pdcm_wq fell behind by more than the peers'
+ * timeouts: they retransmitted, the copies filled the work budget, and
+ * REPs and RTUs were dropped with them (Documentation/performance.rst).
+ * The work itself is small.  Read at load; N gives ib_cm's normal priority.
+ */
+static bool pdcm_wq_highpri = true;
+module_param_named(wq_highpri, pdcm_wq_highpri, bool, 0444);
+MODULE_PARM_DESC(wq_highpri,
+		 "Handle received MADs on a high-priority workqueue (default Y; N: normal priority, as ib_cm)");
+
 /**
  * pdcm_cm_init() - the workqueue and the listen table
  *
@@ -849,7 +863,8 @@ int pdcm_cm_init(void)
 	if (ret)
 		return ret;
 	get_random_bytes(&pdcm_queued_seed, sizeof(pdcm_queued_seed));
-	pdcm_wq = alloc_workqueue("pdcm", WQ_MEM_RECLAIM, 0);
+	pdcm_wq = alloc_workqueue("pdcm", WQ_MEM_RECLAIM |
+				  (pdcm_wq_highpri ? WQ_HIGHPRI : 0), 0);
 	if (!pdcm_wq) {
 		pdcm_ids_exit();
 		return -ENOMEM;

@@ -19,7 +19,8 @@
 # pdcmvm.bench_rounds=R, pdcmvm.bench_mem=N (0: no memory pass),
 # pdcmvm.bench_cms=stock,pdcm,native (and pdcm1024: the drop-in with
 # listen_backlog=0; pdcm75: with ib_pdcm's early_mra_pct=75; pdcm3k: with
-# its max_pending_reqs=3072, the budget it had before).
+# its max_pending_reqs=3072, the budget it had before; pdcmlo: with its
+# wq_highpri=0).
 . /pdcm/scenarios/ibcm_lib.sh
 . /pdcm/scenarios/ulp_lib.sh
 
@@ -57,6 +58,9 @@ bc_up() {
 		modprobe rdma_ucm ;;
 	pdcm3k) ibcm_load && echo 3072 >/sys/module/ib_pdcm/parameters/max_pending_reqs &&
 		modprobe rdma_ucm ;;
+	# ib_pdcm's work on a normal-priority workqueue (wq_highpri=0), as
+	# ib_cm's and as pdcm's was before
+	pdcmlo) modprobe ib_pdcm wq_highpri=0 && ibcm_load && modprobe rdma_ucm ;;
 	native) modprobe ib_pdcm && modprobe pdcm_ulp ;;
 	esac || return 1
 	[ "$1" = stock ] && [ -e /sys/module/ib_pdcm ] && return 1
@@ -86,7 +90,7 @@ bc_rounds() {
 bc_down() {
 	case $1 in
 	stock) _ms="rdma_ucm rdma_cm ib_cm" ;;
-	pdcm | pdcm1024 | pdcm75 | pdcm3k) _ms="rdma_ucm rdma_cm ib_cm ib_pdcm" ;;
+	pdcm | pdcm1024 | pdcm75 | pdcm3k | pdcmlo) _ms="rdma_ucm rdma_cm ib_cm ib_pdcm" ;;
 	native) _ms="pdcm_ulp ib_pdcm" ;;
 	esac
 	for _m in $_ms; do

@@ -63,6 +63,9 @@ check described_max_pending_reqs described max_pending_reqs "64..1048576"
 check max_pending_reqs_default param_is max_pending_reqs 16384
 check_err max_pending_reqs_refuses_63 "Invalid argument" sh -c "echo 63 >$P/max_pending_reqs"
 check max_pending_reqs_still_16384 param_is max_pending_reqs 16384
+check described_wq_highpri described wq_highpri "default Y"
+check wq_highpri_default param_is wq_highpri Y
+check_not wq_highpri_read_only sh -c "echo N >$P/wq_highpri"
 C=/sys/class/infiniband/rxe0/ports/1
 U=/sys/kernel/debug/pdcm_ulp
 check retries_ulp_loads modprobe pdcm_ulp
