@@ -1882,35 +1882,45 @@ static void fsm_dup_rep_rtu_resent(struct kunit *test)
 }
 
 /*
- * A new REQ from a QP we are connected to: REJ STALE_CONN, then a DREQ on
- * the old connection, in ib_cm's order (pdcm sent the DREQ first).
+ * A new REQ to @sid from the QP of an ESTABLISHED connection: no event,
+ * REJ STALE_CONN to the REQ, then a DREQ on the old connection, in
+ * ib_cm's order.
  */
-static void fsm_stale_req(struct kunit *test)
+static void fsm_expect_stale_req(struct fake *f, u64 sid)
 {
-	struct fake *f = FAKE(test);
+	struct kunit *test = f->test;
 	struct pdcm_id *old;
 	struct fake_sent *s;
 	struct pdcm_msg m;
 	unsigned int nev;
 
-	fsm_listen(f);
 	old = fsm_passive_est(f, f->peer_comm, 0x112233);
 	nev = fsm_rec.nev;
 	fsm_mk_req(f, &m, f->peer_comm + 1, 0x112233);
+	m.req.service_id = sid;
 	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
 	KUNIT_EXPECT_EQ(test, old->state, PDCM_DREQ_SENT);
-	s = fake_nth(f, 1);
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
+	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 1U);
+	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 1U);
+	s = fake_nth(f, f->nsent - 2);
+	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
 	KUNIT_EXPECT_TRUE(test, s->reply);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_STALE_CONN);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, f->peer_comm + 1);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.local_comm_id, 0U);
-	s = fake_nth(f, 2);
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_DREQ);
+	s = fake_last(f);
+	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_DREQ);
 	KUNIT_EXPECT_EQ(test, s->msg.dreq.remote_comm_id, f->peer_comm);
+}
+
+/* A new REQ from a QP we are connected to (pdcm sent the DREQ first). */
+static void fsm_stale_req(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+
+	fsm_listen(f);
+	fsm_expect_stale_req(f, fsm_rec.sid);
 }
 
 /*
@@ -1922,28 +1932,10 @@ static void fsm_stale_req(struct kunit *test)
 static void fsm_stale_req_before_listen(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
-	struct pdcm_id *old;
-	struct fake_sent *s;
 	struct pdcm_msg m;
-	unsigned int nev;
 
 	fsm_listen(f);
-	old = fsm_passive_est(f, f->peer_comm, 0x112233);
-	nev = fsm_rec.nev;
-	fsm_mk_req(f, &m, f->peer_comm + 1, 0x112233);
-	m.req.service_id = fsm_rec.sid + 1;
-	fake_rx(f, &m);
-	fake_settle();
-	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
-	KUNIT_EXPECT_EQ(test, old->state, PDCM_DREQ_SENT);
-	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 1U);
-	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 1U);
-	s = fake_nth(f, f->nsent - 2);
-	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
-	KUNIT_EXPECT_TRUE(test, s->reply);
-	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_STALE_CONN);
-	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, f->peer_comm + 1);
-	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_DREQ);
+	fsm_expect_stale_req(f, fsm_rec.sid + 1);
 
 	/* a REQ from another QP for that service is simply unlistened-for */
 	fsm_mk_req(f, &m, f->peer_comm + 2, 0x445566);
