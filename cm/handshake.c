@@ -522,12 +522,12 @@ int pdcm_send_mra(struct pdcm_id *id, u8 service_timeout,
 		 * A copy that came while the REQ was queued asked already;
 		 * if that MRA cannot go out, the early one is still armed.
 		 */
-		if (delay && conn->id.state == PDCM_MRA_REQ_SENT &&
-		    conn->req_copied)
-			pdcm_mra_req_xmit(conn);
-		if (delay && conn->id.state == PDCM_MRA_REQ_SENT &&
-		    (conn->mra_timeout & PDCM_MRA_FLAG_DELAY))
-			pdcm_mra_arm(conn);
+		if (delay && conn->id.state == PDCM_MRA_REQ_SENT) {
+			if (conn->req_copied)
+				pdcm_mra_req_xmit(conn);
+			if (conn->mra_timeout & PDCM_MRA_FLAG_DELAY)
+				pdcm_mra_arm(conn);
+		}
 	}
 	spin_unlock_irqrestore(&conn->lock, flags);
 	kfree(m);

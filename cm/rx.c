@@ -565,6 +565,37 @@ static void pdcm_rx_dup_req(const struct pdcm_rx *rx,
 	pdcm_rx_post(dup, w);
 }
 
+/*
+ * A REQ that is answered before the listens are consulted, taking no
+ * backlog slot: a retry of a REQ whose conn exists (it must get its
+ * delayed MRA or STALE_CONN even while the backlog is full); a new REQ
+ * from a QP still connected to us, stale whatever it asks for (as ib_cm;
+ * nothing is allocated for it), unless the conn found is this REQ's own,
+ * entered in both tables between the two lookups (ib_cm makes both under
+ * one lock); and a copy of a REQ still waiting for its work to start.
+ * Return: true if @msg was one of them (and is dealt with).
+ */
+static bool pdcm_rx_req_known(const struct pdcm_rx *rx,
+			      const struct pdcm_msg *msg)
+{
+	const struct pdcm_req *req = &msg->req;
+	struct pdcm_conn *dup;
+
+	dup = pdcm_remote_id_find(req->local_comm_id, req->local_ca_guid);
+	if (!dup) {
+		dup = pdcm_remote_qp_find(req->local_qpn, req->local_ca_guid);
+		if (dup && be32_to_cpu(READ_ONCE(dup->id.remote_id)) !=
+			   req->local_comm_id) {
+			pdcm_req_stale(dup, rx, msg);
+			return true;
+		}
+	}
+	if (!dup)
+		return pdcm_req_copy(rx, req, NULL);
+	pdcm_rx_dup_req(rx, msg, dup);
+	return true;
+}
+
 static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,
 			bool sidr)
 {
@@ -574,39 +605,9 @@ static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,
 	struct pdcm_listen *l;
 	struct pdcm_work *w;
 	enum pdcm_admit admit;
-	struct pdcm_conn *dup, *lconn;
+	struct pdcm_conn *lconn;
 
-	/*
-	 * A retried REQ goes to its conn before the listen and the backlog
-	 * are consulted: it takes no slot, and it must get its (delayed) MRA
-	 * or STALE_CONN answer even while the backlog is full.
-	 */
-	dup = sidr ? NULL : pdcm_remote_id_find(msg->req.local_comm_id,
-						 msg->req.local_ca_guid);
-	if (dup) {
-		pdcm_rx_dup_req(rx, msg, dup);
-		return;
-	}
-	/*
-	 * A new REQ from a QP still connected to us is stale whatever it
-	 * asks for, so it is answered before a listen is looked for, as
-	 * ib_cm does; nothing is allocated for it.  The conn found may be
-	 * this REQ's own, entered in both tables between the two lookups
-	 * (ib_cm makes both under one lock): then this is a copy.
-	 */
-	dup = sidr ? NULL : pdcm_remote_qp_find(msg->req.local_qpn,
-						 msg->req.local_ca_guid);
-	if (dup && be32_to_cpu(READ_ONCE(dup->id.remote_id)) ==
-		   msg->req.local_comm_id) {
-		pdcm_rx_dup_req(rx, msg, dup);
-		return;
-	}
-	if (dup) {
-		pdcm_req_stale(dup, rx, msg);
-		return;
-	}
-	/* a copy of a REQ still waiting for its work to start */
-	if (!sidr && pdcm_req_copy(rx, &msg->req, NULL))
+	if (!sidr && pdcm_rx_req_known(rx, msg))
 		return;
 
 	/*
