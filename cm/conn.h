@@ -35,6 +35,8 @@ enum pdcm_work_kind {
  * @kind: enum pdcm_work_kind
  * @by_remote: a REJ TIMEOUT found by the peer's comm ID and CA GUID
  * @req_copied: a new REQ: a copy of it came while it waited to start
+ * @req_withdrawn: a new REQ: its sender gave up on it (REJ TIMEOUT) while
+ *	it waited to start; it ends unseen
  * @conn: the owner (the listening conn for a REQ), with a reference
  * @listen: the listen that matched a REQ or SIDR_REQ, with a reference
  * @dev: the device of @rx.port, with a reference: the work may run after
@@ -52,6 +54,7 @@ struct pdcm_work {
 	enum pdcm_work_kind kind;
 	bool by_remote;
 	bool req_copied;
+	bool req_withdrawn;
 	struct pdcm_conn *conn;
 	struct pdcm_listen *listen;
 	struct pdcm_device *dev;

@@ -80,23 +80,22 @@ static DEFINE_SPINLOCK(pdcm_queued_lock);
 /* both fields are the sender's choice: a keyed hash, or one bucket takes all */
 static siphash_key_t pdcm_queued_seed __read_mostly;
 
-static u64 pdcm_queued_key(const struct pdcm_req *req)
+static u64 pdcm_queued_key(u64 guid, u32 comm_id)
 {
-	return siphash_2u64(req->local_ca_guid, req->local_comm_id,
-			    &pdcm_queued_seed);
+	return siphash_2u64(guid, comm_id, &pdcm_queued_seed);
 }
 
-/* The queued REQ of which @req is a copy, or NULL. */
-static struct pdcm_work *pdcm_queued_find(const struct pdcm_req *req)
+/* The queued REQ sent by comm ID @comm_id of CA @guid, or NULL. */
+static struct pdcm_work *pdcm_queued_find(u32 comm_id, u64 guid)
 	__must_hold(&pdcm_queued_lock)
 {
 	struct pdcm_work *w;
 
 	lockdep_assert_held(&pdcm_queued_lock);
 	hash_for_each_possible(pdcm_queued_reqs, w, queued,
-			       pdcm_queued_key(req))
-		if (w->msg.req.local_comm_id == req->local_comm_id &&
-		    w->msg.req.local_ca_guid == req->local_ca_guid)
+			       pdcm_queued_key(guid, comm_id))
+		if (w->msg.req.local_comm_id == comm_id &&
+		    w->msg.req.local_ca_guid == guid)
 			return w;
 	return NULL;
 }
@@ -115,11 +114,13 @@ static bool pdcm_req_copy(const struct pdcm_rx *rx, const struct pdcm_req *req,
 	unsigned long flags;
 
 	spin_lock_irqsave(&pdcm_queued_lock, flags);
-	orig = pdcm_queued_find(req);
+	orig = pdcm_queued_find(req->local_comm_id, req->local_ca_guid);
 	if (orig)
 		orig->req_copied = true;
 	else if (w)
-		hash_add(pdcm_queued_reqs, &w->queued, pdcm_queued_key(req));
+		hash_add(pdcm_queued_reqs, &w->queued,
+			 pdcm_queued_key(req->local_ca_guid,
+					 req->local_comm_id));
 	spin_unlock_irqrestore(&pdcm_queued_lock, flags);
 	if (orig) {
 		pdcm_count(rx->port->cnt.rx_dup, PDCM_ATTR_REQ);
@@ -132,15 +133,43 @@ static bool pdcm_req_copy(const struct pdcm_rx *rx, const struct pdcm_req *req,
 	return false;
 }
 
-/* @w leaves the table: a copy from now on finds its conn, or is queued. */
-static void pdcm_req_unqueue(struct pdcm_work *w)
+/*
+ * A REJ TIMEOUT naming no comm ID of ours: its sender gave up on the REQ
+ * of (@comm_id, @guid).  If that REQ still waits to start, it is marked
+ * withdrawn, and ends unseen when it runs (pdcm_req_unqueue()).  ib_cm,
+ * whose one queue runs the REQ first, delivers it and then the REJ; here
+ * the REJ would otherwise find no conn and be dropped, and the listener
+ * would answer a connection its peer has abandoned.
+ * Return: true if a queued REQ was marked.
+ */
+static bool pdcm_req_withdraw(u32 comm_id, u64 guid)
+{
+	struct pdcm_work *w;
+	unsigned long flags;
+
+	spin_lock_irqsave(&pdcm_queued_lock, flags);
+	w = pdcm_queued_find(comm_id, guid);
+	if (w)
+		w->req_withdrawn = true;
+	spin_unlock_irqrestore(&pdcm_queued_lock, flags);
+	return w;
+}
+
+/*
+ * @w leaves the table: a copy from now on finds its conn, or is queued.
+ * Return: false if its sender withdrew it meanwhile (pdcm_req_withdraw()).
+ */
+static bool pdcm_req_unqueue(struct pdcm_work *w)
 {
 	unsigned long flags;
+	bool withdrawn;
 
 	spin_lock_irqsave(&pdcm_queued_lock, flags);
 	if (!hlist_unhashed(&w->queued))
 		hash_del(&w->queued);
+	withdrawn = w->req_withdrawn;
 	spin_unlock_irqrestore(&pdcm_queued_lock, flags);
+	return !withdrawn;
 }
 
 /* ---- work items ---------------------------------------------------- */
@@ -460,8 +489,13 @@ static void pdcm_work_fn(struct work_struct *work)
 
 	switch (w->kind) {
 	case PDCM_WORK_REQ:
-		pdcm_req_unqueue(w);
-		pdcm_req_work(w);
+		if (pdcm_req_unqueue(w)) {
+			pdcm_req_work(w);
+		} else {
+			trace_pdcm_drop(PDCM_ATTR_REQ, w->msg.req.local_comm_id,
+					"withdrawn by its sender");
+			pdcm_listen_retire(w->listen);
+		}
 		break;
 	case PDCM_WORK_SIDR_REQ:
 		if (pdcm_sidr_req_work(w->listen, &w->rx, &w->msg))
@@ -802,6 +836,10 @@ void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 	else
 		conn = ours ? pdcm_conn_get_by_local_id(ours) : NULL;
 	if (!conn) {
+		if (by_remote &&
+		    pdcm_req_withdraw(msg->rej.local_comm_id,
+				      get_unaligned_be64(msg->rej.ari)))
+			return;
 		pdcm_rx_unknown(rx, msg);
 		return;
 	}

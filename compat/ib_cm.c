@@ -709,8 +709,8 @@ EXPORT_SYMBOL(ib_send_cm_rej);
  * @cm_id: an id in IB_CM_REQ_RCVD or IB_CM_REP_RCVD (or already MRAed)
  * @service_timeout: the time asked for (5 bits), optionally ORed with
  *	IB_CM_MRA_FLAG_DELAY: the MRA then goes out only if the peer's
- *	message arrives again (and, if ib_pdcm's early_mra_pct is set, for a
- *	REQ before the peer's wait for an answer runs out)
+ *	message arrives again, and for a REQ also once ib_pdcm's
+ *	early_mra_pct (default 75; 0: never) of the peer's wait has passed
  * @private_data: up to 222 bytes, or NULL
  * @private_data_len: its length
  *

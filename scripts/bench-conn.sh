@@ -13,7 +13,7 @@
 #   BENCH_MEM=1000                  N of the memory pass (0: none)
 #   BENCH_CMS="stock pdcm native"   the stacks (pdcm1024: the drop-in with
 #                                   ib_pdcm's default listen backlog;
-#                                   pdcm75: early_mra_pct=75; pdcmlo:
+#                                   pdcm0: early_mra_pct=0; pdcmlo:
 #                                   wq_highpri=0)
 #   BENCH_PAIR=1                    also the two-guest run (default 0)
 #   BENCH_ONE=0                     without the one-guest run (with

@@ -21,10 +21,10 @@ STEPS = ["create_id", "resolve_addr", "resolve_route", "create_qp",
 COUNTS = ["req_sent", "req_rcvd", "req_lost", "cm_drops", "req_retries",
           "rep_retries", "dreq_retries", "req_dups", "rep_dups", "mra",
           "rej", "errors"]
-CMS = ["stock", "pdcm", "native", "pdcm1024", "pdcm75", "pdcm3k", "pdcmlo"]
+CMS = ["stock", "pdcm", "native", "pdcm1024", "pdcm0", "pdcm3k", "pdcmlo"]
 NAMES = {"stock": "ib_cm", "pdcm": "pdcm", "native": "native",
          "pdcm1024": "pdcm, listen_backlog=0",
-         "pdcm75": "pdcm, early_mra_pct=75",
+         "pdcm0": "pdcm, early_mra_pct=0",
          "pdcm3k": "pdcm, max_pending_reqs=3072",
          "pdcmlo": "pdcm, wq_highpri=0"}
 
@@ -146,7 +146,7 @@ def table(title, runs, mems, srv, drops=()):
           (title, len(rounds)))
     w = [22, 24, 24, 20, 22, 22, 22, 22, 22]
     hdr = ["", "ib_cm", "pdcm (drop-in)", "pdcm/ib_cm", "pdcm native (ULP)",
-           "drop-in, backlog 1024", "drop-in, early MRA",
+           "drop-in, backlog 1024", "drop-in, no early MRA",
            "drop-in, 3072 REQs", "drop-in, normal prio"]
     for n in ns:
         print()
@@ -167,7 +167,7 @@ def table(title, runs, mems, srv, drops=()):
                    ratio(col["pdcm"], col["stock"]),
                    cell(col["native"].values()),
                    cell(col["pdcm1024"].values()),
-                   cell(col["pdcm75"].values()),
+                   cell(col["pdcm0"].values()),
                    cell(col["pdcm3k"].values()),
                    cell(col["pdcmlo"].values())]
             print("".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip())

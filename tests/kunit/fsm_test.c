@@ -339,7 +339,11 @@ static void fsm_expect_timewait_exit(struct kunit *test, struct pdcm_id *id)
 
 /* ---- init / exit ------------------------------------------------------ */
 
-/* ib_pdcm's early_mra_pct, which some cases change, as it was */
+/*
+ * ib_pdcm's early_mra_pct as it was.  Each case starts with it at 0 (a
+ * delayed MRA waits for a copy of the REQ, as in ib_cm); the cases of the
+ * early MRA set their own.
+ */
 static unsigned int fsm_saved_mra_pct;
 
 static int fsm_init(struct kunit *test)
@@ -347,6 +351,7 @@ static int fsm_init(struct kunit *test)
 	int ret;
 
 	fsm_saved_mra_pct = pdcm_mra_early_pct;
+	pdcm_mra_early_pct = 0;
 	memset(&fsm_rec, 0, sizeof(fsm_rec));
 	ret = fake_init(test);
 	if (!ret)
@@ -2262,6 +2267,44 @@ static void fsm_rej_timeout_by_ari(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
 	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_REJ_RECEIVED);
 	KUNIT_EXPECT_PTR_EQ(test, fsm_last_ev()->id, id);
+}
+
+/*
+ * The peer gives up on its REQ while the REQ still waits for its work to
+ * start: the REQ ends unseen (nothing delivered, nothing sent), its
+ * backlog slot and REQ budget slot come back, and the REJ is not counted
+ * as dropped.  The REJ used to find no conn and be dropped, and the REQ
+ * was then delivered for a connection its peer had abandoned.
+ */
+static void fsm_rej_timeout_while_queued(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	int reqs = atomic_read(&pdcm_pending_reqs);
+	struct pdcm_msg m;
+	long dropped;
+
+	fsm_listen_backlog(f, fsm_rec.sid, 1, 0);
+	fake_hold(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	fake_inject(f, &m);
+	fsm_mk_rej_by_ari(f, &m);
+	dropped = atomic_long_read(&f->port->cnt.rx_dropped);
+	fake_inject(f, &m);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
+			dropped);
+	fake_release(f);
+	fake_settle();
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 0U);
+	KUNIT_EXPECT_EQ(test, f->nsent, 0U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pdcm_pending_reqs), reqs);
+
+	/* the backlog of 1 is free again: the next REQ is delivered */
+	fsm_mk_req(f, &m, f->peer_comm + 1, 0x112234);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_REQ_RECEIVED);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.backlog_dropped),
+			0);
 }
 
 /*
@@ -4487,6 +4530,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_rej_after_rep),
 	KUNIT_CASE(fsm_rej_timeout_by_ari),
 	KUNIT_CASE(fsm_rej_timeout_by_ari_established),
+	KUNIT_CASE(fsm_rej_timeout_while_queued),
 	KUNIT_CASE(fsm_sidr_backlog_until_answered),
 	KUNIT_CASE(fsm_rep_remote_id_in_use),
 	KUNIT_CASE(fsm_dreq_wrong_qpn),

@@ -18,7 +18,7 @@
 # Words of the kernel command line: pdcmvm.bench_n=100,1000 (the Ns),
 # pdcmvm.bench_rounds=R, pdcmvm.bench_mem=N (0: no memory pass),
 # pdcmvm.bench_cms=stock,pdcm,native (and pdcm1024: the drop-in with
-# listen_backlog=0; pdcm75: with ib_pdcm's early_mra_pct=75; pdcm3k: with
+# listen_backlog=0; pdcm0: with ib_pdcm's early_mra_pct=0; pdcm3k: with
 # its max_pending_reqs=3072, the budget it had before; pdcmlo: with its
 # wq_highpri=0).
 . /pdcm/scenarios/ibcm_lib.sh
@@ -52,9 +52,10 @@ bc_up() {
 	# as before it had a backlog parameter of its own
 	pdcm1024) modprobe ib_pdcm && insmod /pdcm/ibcm/ib_cm.ko listen_backlog=0 &&
 		modprobe rdma_ucm ;;
-	# the drop-in sending a delayed MRA of a REQ on its own at 75 % of the
-	# peer's wait (ib_pdcm's default, 0, waits for a copy of the REQ)
-	pdcm75) ibcm_load && echo 75 >/sys/module/ib_pdcm/parameters/early_mra_pct &&
+	# the drop-in sending a delayed MRA of a REQ only when a copy of the REQ
+	# arrives, as ib_cm (ib_pdcm's default, 75, sends it on its own at 75 %
+	# of the peer's wait)
+	pdcm0) ibcm_load && echo 0 >/sys/module/ib_pdcm/parameters/early_mra_pct &&
 		modprobe rdma_ucm ;;
 	pdcm3k) ibcm_load && echo 3072 >/sys/module/ib_pdcm/parameters/max_pending_reqs &&
 		modprobe rdma_ucm ;;
@@ -90,7 +91,7 @@ bc_rounds() {
 bc_down() {
 	case $1 in
 	stock) _ms="rdma_ucm rdma_cm ib_cm" ;;
-	pdcm | pdcm1024 | pdcm75 | pdcm3k | pdcmlo) _ms="rdma_ucm rdma_cm ib_cm ib_pdcm" ;;
+	pdcm | pdcm1024 | pdcm0 | pdcm3k | pdcmlo) _ms="rdma_ucm rdma_cm ib_cm ib_pdcm" ;;
 	native) _ms="pdcm_ulp ib_pdcm" ;;
 	esac
 	for _m in $_ms; do

@@ -38,6 +38,9 @@ check enable_pdcm_events sh -c "echo 1 > $T/events/pdcm/enable"
 # the wildcard takes, so once it connects every listener is up
 check listen_backlog ulp listen BL tcp:7476 "$VM_IP" mode=echo backlog=1 delay=3000
 bd0=$(cat $C/pdcm/backlog_dropped)
+# DM's delayed MRA waits for the peer's copy of the REQ (as ib_cm's would):
+# with the default early_mra_pct=75 it goes out before the copy is sent
+check early_mra_off sh -c "echo 0 >/sys/module/ib_pdcm/parameters/early_mra_pct"
 check listen_mra ulp listen DM tcp:7477 "$VM_IP" mode=echo delay=10000 mra=20 mra_delay=1
 dup0=$(cat $C/cm_rx_duplicates/req) mra0=$(cat $C/cm_tx_msgs/mra)
 check listen_l2 ulp listen L2 tcp:7471 10.0.0.2 mode=echo

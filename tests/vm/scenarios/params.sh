@@ -56,9 +56,9 @@ check dump_mads_on param_is dump_mads Y
 check_not dump_mads_refuses_garbage sh -c "echo maybe >$P/dump_mads"
 check dump_mads_off sh -c "echo 0 >$P/dump_mads"
 check described_early_mra_pct described early_mra_pct "0..99"
-check early_mra_pct_default param_is early_mra_pct 0
+check early_mra_pct_default param_is early_mra_pct 75
 check_err early_mra_pct_refuses_100 "Invalid argument" sh -c "echo 100 >$P/early_mra_pct"
-check early_mra_pct_writable sh -c "echo 75 >$P/early_mra_pct && [ \$(cat $P/early_mra_pct) = 75 ] && echo 0 >$P/early_mra_pct"
+check early_mra_pct_writable sh -c "echo 0 >$P/early_mra_pct && [ \$(cat $P/early_mra_pct) = 0 ] && echo 75 >$P/early_mra_pct"
 check described_max_pending_reqs described max_pending_reqs "64..1048576"
 check max_pending_reqs_default param_is max_pending_reqs 16384
 check_err max_pending_reqs_refuses_63 "Invalid argument" sh -c "echo 63 >$P/max_pending_reqs"
