@@ -62,7 +62,8 @@ def main():
             g = suites.setdefault(suite, {})
             g[guest] = g.get(guest, 0) + 1
             setup += case in SETUP
-    uml = lines(os.path.join(logs, 'uml.out'))
+    uml = [l for p in sorted(glob.glob(os.path.join(logs, '*uml.out')))
+           for l in lines(p)]
     dkms = [l for p in sorted(glob.glob(os.path.join(logs, '*dkms.out')))
             for l in lines(p)]
     attributed += len(uml) + len(dkms)
@@ -73,7 +74,7 @@ def main():
     for key, what in (('host', 'harness self-tests'), ('style', 'style gates'),
                       ('build', 'module builds')):
         rows.append((what, host.get(key, 0), ''))
-    rows.append(('UML (kunit.py, the KUnit suites again)', len(uml), ''))
+    rows.append(('UML (kunit.py: the KUnit suites of 6.12)', len(uml), ''))
     rows.append(('packaging (install, DKMS)', len(dkms), ''))
     for suite in sorted(suites):
         g = suites[suite]

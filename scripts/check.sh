@@ -3,9 +3,12 @@
 #
 # The test command (`make check`, and its halves):
 #   check.sh all     everything below
-#   check.sh kunit   KUnit suites in the debug KUnit kernel (KASAN, lockdep)
+#   check.sh kunit   the KUnit suites of each line: on 6.1 in the debug KUnit
+#                    kernel (KASAN, lockdep) with its guests, on 6.12 the
+#                    upstream way (PDCM_KUNIT_VM="6.1 6.12": both in guests)
 #   check.sh vm      VM scenarios on Debian's stock kernels with rxe
-#   check.sh uml     the KUnit suites the upstream way (kunit.py, UML)
+#   check.sh uml     the KUnit suites the upstream way (kunit.py, UML) on
+#                    each line of PDCM_KERNELS
 #   check.sh dkms    packaging: make install staged, DKMS, the dkms guest
 #   check.sh style   checkpatch --strict, sparse, SPDX lines, kernel-doc
 #   check.sh fuzz    `make fuzz`: the hostile peer's big runs only, 10^6
@@ -301,7 +304,7 @@ count_all() {
 	JOBQ=() POOL_COST=() POOL_USED=0
 	for n in "${COUNT_ORDER[@]}"; do
 		case $n in
-		@uml) uml_count ;;
+		@uml*) uml_count "${n#@uml}" ;;
 		@dkms*) dkms_count "${n#@dkms}" ;;
 		*) guest_count "$n" ;;
 		esac
@@ -443,10 +446,20 @@ check_style() {
 	fi
 }
 
+# Which lines run their KUnit suites in a KUnit kernel's guests; the others
+# run them on UML (check_uml).  6.1's KUnit kernel also boots the scenarios
+# under KASAN and lockdep and one side of several pairs (KUNIT_B); 6.12's
+# would only run the suites, and its build was a third of a cold run's
+# kernel builds, so 6.12's suites run the upstream way (kunit.py on UML,
+# with KASAN and lockdep: tests/vm/uml.kunitconfig) instead.
+PDCM_KUNIT_VM=${PDCM_KUNIT_VM:-6.1}
+
 # check_kunit [LINE]: the KUnit kernel of LINE (6.1 default), pdcm built
-# for it, and its guests (kunit_scenarios_LINE).
+# for it, and its guests (kunit_scenarios_LINE); or, for a line not in
+# PDCM_KUNIT_VM, the suites on UML.
 check_kunit() {
 	local line=${1:-6.1} p kdir
+	[[ " $PDCM_KUNIT_VM " == *" $line "* ]] || { check_uml "$line"; return; }
 	p=$(line_prefix "$line")
 	local initrd=$PDCM_TOP/build/${p}kunit.cpio
 	kdir=$(scripts/kunit-kernel.sh "$line") || { record FAIL "kernel.${p}kunit"; return; }
@@ -674,16 +687,23 @@ dkms_count() {	# dkms_count PREFIX
 	record_lines "$1" <"$LOGS/${1}dkms.out"
 }
 
-# The upstream way (kunit.py on UML) in the pool; uml_count reads it.
+# check_uml [LINE]: the upstream way (kunit.py on UML, LINE's source; 6.1
+# default) in the pool, named uml.* on 6.1 and k612_uml.* on 6.12;
+# uml_count reads it.
 check_uml() {
+	local line=${1:-6.1} p
+	p=$(line_prefix "$line")
 	[ -x "$PDCM_TOP/scripts/kunit-uml.sh" ] || return 0
-	queue_job 1 sh -c '"$1" >"$2/uml.out" 2>"$2/uml.stderr"' sh \
-		"$PDCM_TOP/scripts/kunit-uml.sh" "$LOGS"
-	COUNT_ORDER+=(@uml)
+	vm_only "${p}uml" || return 0
+	queue_job 1 sh -c '"$1" "$2" >"$3/$4uml.out" 2>"$3/$4uml.stderr"' sh \
+		"$PDCM_TOP/scripts/kunit-uml.sh" "$line" "$LOGS" "$p"
+	COUNT_ORDER+=("@uml$p")
 }
 
-uml_count() {
-	count_file "$LOGS/uml.out" uml.run "$LOGS/uml.stderr"
+uml_count() {	# uml_count PREFIX
+	local g=
+	[ -z "$1" ] || g=${1}uml
+	count_file "$LOGS/${1}uml.out" "${1}uml.run" "$LOGS/${1}uml.stderr" "$g"
 }
 
 # timed FUNCTION ARGS...: run it and say how long it took (stderr)
@@ -709,11 +729,11 @@ scripts/deps.sh || die "dependency install failed"
 t0=$SECONDS
 case $what in
 all) timed check_host; timed check_style sparse; per_kernel check_kunit; per_kernel check_vm
-     per_kernel check_dkms; check_uml; check_booted ;;
+     per_kernel check_dkms; check_booted ;;
 kunit) check_host; per_kernel check_kunit ;;
 vm) check_host; per_kernel check_vm; [ -n "${VM_ONLY:-}" ] || per_kernel check_dkms ;;
 dkms) per_kernel check_dkms ;;
-uml) check_uml ;;
+uml) per_kernel check_uml ;;
 style) check_style ;;
 fuzz) export VM_ONLY=${VM_ONLY:-'^(kunit_)?hostile_(fuzz|flood)_'} FUZZ_MADS=${FUZZ_MADS:-1000000}
       export FLOOD_REQS=${FLOOD_REQS:-100000}
