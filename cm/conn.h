@@ -109,6 +109,7 @@ int pdcm_active_send(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
 
 /* handshake.c */
 void pdcm_req_work(struct pdcm_work *w);
+bool pdcm_req_unqueue(struct pdcm_work *w);
 void pdcm_req_stale(struct pdcm_conn *old, const struct pdcm_rx *rx,
 		    const struct pdcm_msg *msg);
 void pdcm_dup_req(struct pdcm_conn *dup, const struct pdcm_rx *rx,

@@ -386,6 +386,8 @@ void pdcm_req_work(struct pdcm_work *w)
 	}
 	if (!READ_ONCE(w->rx.port->agent))
 		goto retire;	/* the device is going away */
+	if (READ_ONCE(w->req_withdrawn))
+		goto retire;	/* its sender gave up on it (REJ TIMEOUT) */
 	old = pdcm_remote_id_find(req->local_comm_id, req->local_ca_guid);
 	if (old)
 		goto dup;
@@ -410,7 +412,6 @@ void pdcm_req_work(struct pdcm_work *w)
 	conn->tid = w->msg.hdr.tid;
 	pdcm_req_to_conn(conn, req);
 	conn->req_jiffies = w->rx_jiffies;
-	conn->req_copied = w->req_copied;
 	if (pdcm_conn_hash(conn) || w->rx.port->ops->peer_av(conn, &w->rx)) {
 		pdcm_req_drop_conn(conn);
 		goto retire;
@@ -432,6 +433,18 @@ void pdcm_req_work(struct pdcm_work *w)
 		pdcm_req_drop_conn(conn);
 		goto retire;
 	}
+	/*
+	 * Out of the queued REQs only now that the peer's comm ID finds the
+	 * conn: a REJ TIMEOUT looks in that table first, so it finds the REQ
+	 * in one or the other.
+	 */
+	if (!pdcm_req_unqueue(w)) {
+		pdcm_req_drop_conn(conn);
+		goto retire;
+	}
+	spin_lock_irq(&conn->lock);
+	conn->req_copied = w->req_copied;
+	spin_unlock_irq(&conn->lock);
 
 	conn->matched = w->listen;	/* holds the backlog slot */
 	w->listen = NULL;

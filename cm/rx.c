@@ -133,33 +133,64 @@ static bool pdcm_req_copy(const struct pdcm_rx *rx, const struct pdcm_req *req,
 	return false;
 }
 
+/* Did @a and @b come from one sender: port, LID, and source GID if any? */
+static bool pdcm_rx_same_sender(const struct pdcm_rx *a,
+				const struct pdcm_rx *b)
+{
+	union ib_gid sa, sb, dgid;
+	bool ga, gb;
+
+	if (a->port != b->port || a->wc.slid != b->wc.slid)
+		return false;
+	ga = pdcm_rx_gids(a, &sa, &dgid);
+	gb = pdcm_rx_gids(b, &sb, &dgid);
+	return ga == gb && (!ga || !memcmp(&sa, &sb, sizeof(sa)));
+}
+
 /*
  * A REJ TIMEOUT naming no comm ID of ours: its sender gave up on the REQ
- * of (@comm_id, @guid).  If that REQ still waits to start, it is marked
- * withdrawn, and ends unseen when it runs (pdcm_req_unqueue()).  ib_cm,
- * whose one queue runs the REQ first, delivers it and then the REJ; here
- * the REJ would otherwise find no conn and be dropped, and the listener
- * would answer a connection its peer has abandoned.
- * Return: true if a queued REQ was marked.
+ * of (@comm_id, @guid).  If that REQ, from the same sender as @rx, still
+ * waits to start or to be entered by its sender's comm ID, it is marked
+ * withdrawn and leaves the table (a copy from now on is a new REQ); its
+ * work ends without delivering it (pdcm_req_work()).  ib_cm, whose one
+ * queue runs the REQ first, delivers it and then the REJ; here the REJ
+ * would otherwise find no conn and be dropped, and the listener would
+ * answer a connection its peer has abandoned.  Looked for before the
+ * conns: a REQ leaves the table only once its conn can be found by the
+ * peer's comm ID, so the REJ finds one or the other.
+ * Return: true if a queued REQ was withdrawn.
  */
-static bool pdcm_req_withdraw(u32 comm_id, u64 guid)
+static bool pdcm_req_withdraw(const struct pdcm_rx *rx, u32 comm_id, u64 guid)
 {
 	struct pdcm_work *w;
 	unsigned long flags;
 
 	spin_lock_irqsave(&pdcm_queued_lock, flags);
 	w = pdcm_queued_find(comm_id, guid);
-	if (w)
-		w->req_withdrawn = true;
+	if (w && pdcm_rx_same_sender(rx, &w->rx)) {
+		WRITE_ONCE(w->req_withdrawn, true);
+		hash_del(&w->queued);
+	} else {
+		w = NULL;
+	}
 	spin_unlock_irqrestore(&pdcm_queued_lock, flags);
+	if (w)
+		trace_pdcm_drop(PDCM_ATTR_REQ, comm_id, "withdrawn by its sender");
 	return w;
 }
 
-/*
- * @w leaves the table: a copy from now on finds its conn, or is queued.
- * Return: false if its sender withdrew it meanwhile (pdcm_req_withdraw()).
+/**
+ * pdcm_req_unqueue() - a new REQ leaves the table of queued REQs
+ * @w: its work item
+ *
+ * From then on a copy of it finds its conn, or is a new REQ.  Called once
+ * the conn can be found by the peer's comm ID, and again (a no-op then)
+ * when the work ends.  @w->req_copied is final afterwards.
+ *
+ * Context: any.
+ * Return: false if its sender withdrew it (pdcm_req_withdraw()).
  */
-static bool pdcm_req_unqueue(struct pdcm_work *w)
+bool pdcm_req_unqueue(struct pdcm_work *w)
 {
 	unsigned long flags;
 	bool withdrawn;
@@ -489,13 +520,8 @@ static void pdcm_work_fn(struct work_struct *work)
 
 	switch (w->kind) {
 	case PDCM_WORK_REQ:
-		if (pdcm_req_unqueue(w)) {
-			pdcm_req_work(w);
-		} else {
-			trace_pdcm_drop(PDCM_ATTR_REQ, w->msg.req.local_comm_id,
-					"withdrawn by its sender");
-			pdcm_listen_retire(w->listen);
-		}
+		pdcm_req_work(w);
+		pdcm_req_unqueue(w);	/* on every way out */
 		break;
 	case PDCM_WORK_SIDR_REQ:
 		if (pdcm_sidr_req_work(w->listen, &w->rx, &w->msg))
@@ -829,17 +855,17 @@ void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 	ours = pdcm_our_id(msg);
 	by_remote = !ours && msg->hdr.attr_id == PDCM_ATTR_REJ &&
 		    msg->rej.reason == PDCM_REJ_TIMEOUT && msg->rej.ari_len >= 8;
-	if (by_remote)
+	if (by_remote) {
 		/* the peer gave up on its REQ before it learnt our ID */
-		conn = pdcm_remote_id_find(msg->rej.local_comm_id,
-					   get_unaligned_be64(msg->rej.ari));
-	else
-		conn = ours ? pdcm_conn_get_by_local_id(ours) : NULL;
-	if (!conn) {
-		if (by_remote &&
-		    pdcm_req_withdraw(msg->rej.local_comm_id,
-				      get_unaligned_be64(msg->rej.ari)))
+		u64 guid = get_unaligned_be64(msg->rej.ari);
+
+		if (pdcm_req_withdraw(rx, msg->rej.local_comm_id, guid))
 			return;
+		conn = pdcm_remote_id_find(msg->rej.local_comm_id, guid);
+	} else {
+		conn = ours ? pdcm_conn_get_by_local_id(ours) : NULL;
+	}
+	if (!conn) {
 		pdcm_rx_unknown(rx, msg);
 		return;
 	}

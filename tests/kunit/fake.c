@@ -260,18 +260,27 @@ bool fake_time_out(struct fake *f)
 	return ret;
 }
 
-/* @m arrives from the peer; its handler is left queued on pdcm_wq. */
-void fake_inject(struct fake *f, const struct pdcm_msg *m)
+/*
+ * @m arrives from the port whose GID has the interface ID @iid (the peer's
+ * is its GUID); its handler is left queued on pdcm_wq.
+ */
+void fake_inject_from(struct fake *f, const struct pdcm_msg *m, u64 iid)
 {
 	struct pdcm_rx rx = { .port = f->port };
 
 	rx.wc.wc_flags = IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
 	rx.wc.network_hdr_type = RDMA_NETWORK_IPV6;
 	rx.grh.sgid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
-	rx.grh.sgid.global.interface_id = cpu_to_be64(f->peer_guid);
+	rx.grh.sgid.global.interface_id = cpu_to_be64(iid);
 	rx.grh.dgid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
 	rx.grh.dgid.global.interface_id = cpu_to_be64(f->node_guid);
 	f->port->up->rx(&rx, m);
+}
+
+/* @m arrives from the peer; its handler is left queued on pdcm_wq. */
+void fake_inject(struct fake *f, const struct pdcm_msg *m)
+{
+	fake_inject_from(f, m, f->peer_guid);
 }
 
 /*

@@ -105,6 +105,7 @@ struct fake_handle *fake_last_handle(struct fake *f);
 bool fake_complete(struct fake_handle *h, enum ib_wc_status status);
 bool fake_time_out(struct fake *f);
 void fake_inject(struct fake *f, const struct pdcm_msg *m);
+void fake_inject_from(struct fake *f, const struct pdcm_msg *m, u64 iid);
 void fake_rx(struct fake *f, const struct pdcm_msg *m);
 void fake_rx_ipv4(struct fake *f, const struct pdcm_msg *m, __be32 saddr,
 		  __be32 daddr);

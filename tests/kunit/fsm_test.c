@@ -2308,6 +2308,39 @@ static void fsm_rej_timeout_while_queued(struct kunit *test)
 }
 
 /*
+ * What does not withdraw a queued REQ: a REJ TIMEOUT naming it from
+ * another sender (anyone may write the peer's comm ID and GUID), one whose
+ * ARI names another CA, and a REJ for another reason.  Each is dropped
+ * and counted, and the REQ is delivered.
+ */
+static void fsm_rej_timeout_while_queued_not_its_own(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_msg m;
+	__be64 other = cpu_to_be64(f->peer_guid + 1);
+	long dropped;
+
+	fsm_listen(f);
+	fake_hold(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	fake_inject(f, &m);
+	dropped = atomic_long_read(&f->port->cnt.rx_dropped);
+	fsm_mk_rej_by_ari(f, &m);
+	fake_inject_from(f, &m, f->peer_guid + 1);
+	memcpy(m.rej.ari, &other, sizeof(other));
+	fake_inject(f, &m);
+	fsm_mk_rej_by_ari(f, &m);
+	m.rej.reason = PDCM_REJ_CONSUMER_DEFINED;
+	fake_inject(f, &m);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
+			dropped + 3);
+	fake_release(f);
+	fake_settle();
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_REQ_RECEIVED);
+}
+
+/*
  * The same REJ once the peer has sent its RTU: the peer knew our comm ID
  * by then, so a REJ that names none of ours is stale or forged (by anyone
  * who knows the peer's comm ID and GUID) and is dropped.  It used to end
@@ -4531,6 +4564,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_rej_timeout_by_ari),
 	KUNIT_CASE(fsm_rej_timeout_by_ari_established),
 	KUNIT_CASE(fsm_rej_timeout_while_queued),
+	KUNIT_CASE(fsm_rej_timeout_while_queued_not_its_own),
 	KUNIT_CASE(fsm_sidr_backlog_until_answered),
 	KUNIT_CASE(fsm_rep_remote_id_in_use),
 	KUNIT_CASE(fsm_dreq_wrong_qpn),

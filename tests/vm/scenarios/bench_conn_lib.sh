@@ -63,6 +63,7 @@ bc_up() {
 	# ib_cm's and as pdcm's was before
 	pdcmlo) modprobe ib_pdcm wq_highpri=0 && ibcm_load && modprobe rdma_ucm ;;
 	native) modprobe ib_pdcm && modprobe pdcm_ulp ;;
+	*) echo "bench_conn: unknown stack $1" >&2; false ;;
 	esac || return 1
 	[ "$1" = stock ] && [ -e /sys/module/ib_pdcm ] && return 1
 	# the port is claimed (its counters are there) before anything starts

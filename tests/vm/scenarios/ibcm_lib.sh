@@ -113,8 +113,13 @@ tool_server() {
 tool_client() {
 	_f=/tmp/$1.client
 	[ "$1" = cmtime ] || wait_for "nc $2 $READY_PORT </dev/null" 120
-	# again while the server says REJ 8 (not listening yet), but not
-	# after a run that timed out: that one may have used the server up
+	# again while the server says REJ 8 (not listening yet: the tools
+	# print RDMA_CM_EVENT_REJECTED or "Connection refused"), but not after
+	# a run that got through and failed later, nor one that timed out:
+	# that one may have used the server up, and the next tool's server may
+	# listen on the same port by then (an rping client whose last
+	# completion lost the race with the server's DREQ on a loaded machine
+	# then ran 60 more times against ucmatose's server)
 	_i=60
 	while :; do
 		_o=$($(_client_cmd "$1" "$2") 2>&1)
@@ -122,6 +127,7 @@ tool_client() {
 		[ $_rc -eq 0 ] && break
 		[ $_rc -eq 124 ] && { _o="$_o
 (timed out after $CLIENT_TMO s)"; break; }
+		echo "$_o" | grep -qE 'REJECTED|Connection refused' || break
 		_i=$((_i - 1))
 		[ $_i -gt 0 ] || break
 		sleep 1
