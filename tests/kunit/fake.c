@@ -495,6 +495,13 @@ int fake_init(struct kunit *test)
 	f->path.packet_life_time = 14;
 
 	f->baseline = pdcm_conns_live();
+	/*
+	 * Every case starts with early_mra_pct at 0: a delayed MRA waits for
+	 * a copy of the peer's message, as in ib_cm.  The cases of the early
+	 * MRA set their own; fake_exit() puts the module's value back.
+	 */
+	f->saved_mra_pct = pdcm_mra_early_pct;
+	pdcm_mra_early_pct = 0;
 	fake_cur = f;
 	mutex_lock(&pdcm_devices_mutex);
 	list_add_tail(&f->dev->list, &pdcm_devices);
@@ -541,6 +548,7 @@ void fake_exit(struct kunit *test)
 		if (h->done)
 			kfree(h);	/* else leaked on purpose: a ref is out */
 	}
+	pdcm_mra_early_pct = f->saved_mra_pct;
 	fake_cur = NULL;
 	pdcm_device_put(f->dev);
 	kfree(f->ibdev->port_data);

@@ -84,6 +84,7 @@ struct fake {
 	u32 peer_comm;
 	u64 tid;
 	struct sa_path_rec path;
+	unsigned int saved_mra_pct;	/* ib_pdcm's early_mra_pct before */
 };
 
 int fake_suite_init(struct kunit_suite *suite);

@@ -339,19 +339,10 @@ static void fsm_expect_timewait_exit(struct kunit *test, struct pdcm_id *id)
 
 /* ---- init / exit ------------------------------------------------------ */
 
-/*
- * ib_pdcm's early_mra_pct as it was.  Each case starts with it at 0 (a
- * delayed MRA waits for a copy of the REQ, as in ib_cm); the cases of the
- * early MRA set their own.
- */
-static unsigned int fsm_saved_mra_pct;
-
 static int fsm_init(struct kunit *test)
 {
 	int ret;
 
-	fsm_saved_mra_pct = pdcm_mra_early_pct;
-	pdcm_mra_early_pct = 0;
 	memset(&fsm_rec, 0, sizeof(fsm_rec));
 	ret = fake_init(test);
 	if (!ret)
@@ -371,7 +362,6 @@ static void fsm_exit(struct kunit *test)
 			pdcm_destroy_id(fsm_rec.own[i].id);
 		}
 	fake_exit(test);
-	pdcm_mra_early_pct = fsm_saved_mra_pct;
 }
 
 /* ---- the transition table ------------------------------------------- */

@@ -277,18 +277,10 @@ static struct ib_cm_id *ibt_active_rep(struct fake *f, struct pdcm_msg *m)
 	return id;
 }
 
-/*
- * ib_pdcm's early_mra_pct as it was: the cases run with it at 0, so that
- * a delayed MRA waits for a copy of the peer's message, as in ib_cm.
- */
-static unsigned int ibt_saved_mra_pct;
-
 static int ibt_init(struct kunit *test)
 {
 	int ret;
 
-	ibt_saved_mra_pct = pdcm_mra_early_pct;
-	pdcm_mra_early_pct = 0;
 	memset(&ibt, 0, sizeof(ibt));
 	ret = fake_init(test);
 	if (!ret)
@@ -307,7 +299,6 @@ static void ibt_exit(struct kunit *test)
 			ib_destroy_cm_id(ibt.own[i].id);
 		}
 	fake_exit(test);
-	pdcm_mra_early_pct = ibt_saved_mra_pct;
 }
 
 /* ---- cases ----------------------------------------------------------- */
