@@ -46,12 +46,19 @@ pristine_source() {
 	ver=$(source_version "$line") || return
 	local top=$PDCM_CACHE/src-$ver
 	if [ ! -f "$top/linux-source-$line/Makefile" ]; then
-		log "unpacking linux-source-$line $ver (pristine copy, shared by every build)"
-		rm -rf "$top.tmp"
-		mkdir -p "$top.tmp"
-		tar -C "$top.tmp" -xf "/usr/src/linux-source-$line.tar.xz" || return
-		rm -rf "$top"
-		mv "$top.tmp" "$top"
+		# one unpacker at a time (make check's style gates and its
+		# KUnit kernel build start together); a waiter finds it done
+		mkdir -p "$PDCM_CACHE"
+		(
+			flock 8
+			[ -f "$top/linux-source-$line/Makefile" ] && exit 0
+			log "unpacking linux-source-$line $ver (pristine copy, shared by every build)"
+			rm -rf "$top.tmp"
+			mkdir -p "$top.tmp"
+			tar -C "$top.tmp" -xf "/usr/src/linux-source-$line.tar.xz" || exit 1
+			rm -rf "$top"
+			mv "$top.tmp" "$top"
+		) 8>"$top.lock" || return
 	fi
 	echo "$top/linux-source-$line"
 }

@@ -16,21 +16,23 @@
 #           refreshed by content (--checksum, no -t): a changed file gets a
 #           new mtime, so make rebuilds it even when the checkout's mtime
 #           went backwards (another PDCM_UML_CHECKOUT, a restored file).
-#   build   $PDCM_CACHE/uml-build-<ver>-<hash of tests/vm/uml.kunitconfig>;
+#   build   $PDCM_CACHE/uml-build-<ver>-<hash of the kunitconfig files>;
 #           pdcm edits rebuild incrementally.
 #
 # stdout: one line per case of every pdcm_* suite (PASS/FAIL/SKIP suite.case),
 # plus uml.console_clean, then "counts: P F S".  kunit.py's own output goes
 # to stderr.  Exit status 1 if anything failed.
 #
-# PDCM_UML_CHECKOUT=/dir runs another pdcm tree (e.g. a `git archive`
+# PDCM_UML_KASAN=1 builds with KASAN as well (tests/vm/uml-kasan.kunitconfig;
+# its own build directory).  PDCM_UML_CHECKOUT=/dir runs another pdcm tree (e.g. a `git archive`
 # snapshot) instead of $PDCM_TOP; PDCM_UML_TIMEOUT bounds the test run (s).
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
 line=${1:-6.12}
 checkout=${PDCM_UML_CHECKOUT:-$PDCM_TOP}
-kcfg=$PDCM_TOP/tests/vm/uml.kunitconfig
+kcfgs=("$PDCM_TOP/tests/vm/uml.kunitconfig")
+[ "${PDCM_UML_KASAN:-0}" = 0 ] || kcfgs+=("$PDCM_TOP/tests/vm/uml-kasan.kunitconfig")
 timeout=${PDCM_UML_TIMEOUT:-300}
 
 # Failures before any test ran are still reported as a case and a counts line.
@@ -44,7 +46,7 @@ fail() {
 }
 
 ver=$(source_version "$line") || fail uml.source "linux-source-$line is not installed"
-key=$(sha256sum <"$kcfg" | cut -c1-12)
+key=$(cat "${kcfgs[@]}" | sha256sum | cut -c1-12)
 pristine=$(pristine_source "$line") || fail uml.source "cannot unpack linux-source-$line"
 top=$PDCM_CACHE/uml-src-$ver
 tree=$top/linux-source-$line
@@ -97,7 +99,7 @@ rm -f "$json" "$kout"
 t0=$SECONDS
 log "kunit.py run --arch=um in $build"
 (cd "$tree" && python3 tools/testing/kunit/kunit.py run --arch=um \
-	--kunitconfig="$kcfg" --build_dir="$build" --jobs="$JOBS" \
+	"${kcfgs[@]/#/--kunitconfig=}" --build_dir="$build" --jobs="$JOBS" \
 	--timeout="$timeout" --json="$json" 'pdcm*') 2>&1 | tee "$kout" >&2
 rc=${PIPESTATUS[0]}
 log "kunit.py: exit $rc after $((SECONDS - t0)) s"

@@ -21,6 +21,11 @@ pver=$(apt-cache policy "$pkg" | awk '/Candidate:/{print $2}')
 [ -n "$pver" ] && [ "$pver" != "(none)" ] || die "no package $pkg in the apt lists"
 out=$PDCM_CACHE/stock-$kver-$pver
 
+# one fetch per cache directory at a time (make check starts it in the
+# background and asks again when it needs it); a waiter reuses the result
+mkdir -p "$PDCM_CACHE"
+exec 9>"$out.lock"
+flock 9
 if [ ! -f "$out/.pdcm-ready" ]; then
 	log "fetching $pkg $pver"
 	rm -rf "$out" && mkdir -p "$out/deb" && cd "$out/deb"
