@@ -248,8 +248,9 @@ pool_start() {
 }
 
 # Jobs start longest first, by the times of the last run on this machine
-# ($PDCM_CACHE/job-times; a job not in it counts as long), so that no long
-# guest starts last and runs on alone.  Results are still counted in the
+# ($PDCM_CACHE/job-times, or tests/vm/job-times.default before the first
+# run; a job not in it counts as long), so that no long guest starts last
+# and runs on alone.  Results are still counted in the
 # order queued.
 JOB_TIMES=$PDCM_CACHE/job-times
 
@@ -268,8 +269,10 @@ job_key() {
 pool_order() {
 	local i key
 	declare -A last=()
-	if [ -r "$JOB_TIMES" ]; then
-		while read -r key i _; do last[$key]=$i; done <"$JOB_TIMES"
+	local f=$JOB_TIMES
+	[ -r "$f" ] || f=$PDCM_TOP/tests/vm/job-times.default
+	if [ -r "$f" ]; then
+		while read -r key i _; do last[$key]=$i; done <"$f"
 	fi
 	for i in "${!JOBQ[@]}"; do
 		key=$(job_key "${JOBQ[$i]#* }")
