@@ -40,6 +40,8 @@ struct pdcm_transport_up;
  *	state, queue full)
  * @backlog_dropped: REQs dropped because a listen's backlog was full
  * @backlog_rejected: REQs answered REJ NO_RESOURCES for the same reason
+ * @req_withdrawn: REQs that ended undelivered because their sender gave up
+ *	on them (REJ TIMEOUT) while they waited for their work to start
  */
 struct pdcm_port_counters {
 	atomic_long_t tx[PDCM_NUM_ATTRS];
@@ -50,6 +52,7 @@ struct pdcm_port_counters {
 	atomic_long_t rx_dropped;
 	atomic_long_t backlog_dropped;
 	atomic_long_t backlog_rejected;
+	atomic_long_t req_withdrawn;
 };
 
 static inline void pdcm_count(atomic_long_t *per_attr, u16 attr_id)

@@ -174,8 +174,10 @@ static bool pdcm_req_withdraw(const struct pdcm_rx *rx, u32 comm_id, u64 guid)
 		w = NULL;
 	}
 	spin_unlock_irqrestore(&pdcm_queued_lock, flags);
-	if (w)
+	if (w) {
+		atomic_long_inc(&rx->port->cnt.req_withdrawn);
 		trace_pdcm_drop(PDCM_ATTR_REQ, comm_id, "withdrawn by its sender");
+	}
 	return w;
 }
 

@@ -2282,6 +2282,7 @@ static void fsm_rej_timeout_while_queued(struct kunit *test)
 	fake_inject(f, &m);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
 			dropped);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.req_withdrawn), 1);
 	fake_release(f);
 	fake_settle();
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 0U);
@@ -2324,6 +2325,7 @@ static void fsm_rej_timeout_while_queued_not_its_own(struct kunit *test)
 	fake_inject(f, &m);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
 			dropped + 3);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.req_withdrawn), 0);
 	fake_release(f);
 	fake_settle();
 	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);

@@ -77,6 +77,8 @@ check req_drops_counted_4 param_is_file $C/pdcm/rx_dropped 4
 check req_retries_counted_3 param_is_file $C/cm_tx_retries/req 3
 # as ib_cm's: every transmission, the first and the 3 retries (issue 12 defect 16)
 check req_sent_counted_4_times param_is_file $C/cm_tx_msgs/req 4
+# no REQ reached the listener's queue, so none was withdrawn (the counter is there)
+check req_withdrawn_counted_0 param_is_file $C/pdcm/req_withdrawn 0
 check stop_dropping sh -c "echo 0 >$P/test_drop_reqs"
 check retries_ulp_unloads sh -c "echo reset >$U/ctl && rmmod pdcm_ulp"
 check rmmod_ib_pdcm rmmod ib_pdcm
