@@ -24,8 +24,9 @@
 # to stderr.  Exit status 1 if anything failed.
 #
 # PDCM_UML_KASAN=1 builds with KASAN as well (tests/vm/uml-kasan.kunitconfig;
-# its own build directory).  PDCM_UML_CHECKOUT=/dir runs another pdcm tree (e.g. a `git archive`
-# snapshot) instead of $PDCM_TOP; PDCM_UML_TIMEOUT bounds the test run (s).
+# its own build directory).  PDCM_UML_CHECKOUT=/dir runs another pdcm tree
+# (e.g. a `git archive` snapshot) instead of $PDCM_TOP; PDCM_UML_TIMEOUT
+# bounds the test run (s).
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
