@@ -698,22 +698,9 @@ check_uml() {
 	p=$(line_prefix "$line")
 	[ -x "$PDCM_TOP/scripts/kunit-uml.sh" ] || return 0
 	vm_only "${p}uml" || return 0
-	if [ -z "${UML_STARTED[$line]:-}" ]; then
-		queue_job 1 sh -c '"$1" "$2" >"$3/$4uml.out" 2>"$3/$4uml.stderr"' sh \
-			"$PDCM_TOP/scripts/kunit-uml.sh" "$line" "$LOGS" "$p"
-	fi
+	queue_job 1 sh -c '"$1" "$2" >"$3/$4uml.out" 2>"$3/$4uml.stderr"' sh \
+		"$PDCM_TOP/scripts/kunit-uml.sh" "$line" "$LOGS" "$p"
 	COUNT_ORDER+=("@uml$p")
-}
-
-# uml_start LINE: run LINE's UML job now, in the background (prefetch);
-# check_uml then only counts it.
-declare -A UML_STARTED=()
-uml_start() {
-	local p
-	p=$(line_prefix "$1")
-	[ -x "$PDCM_TOP/scripts/kunit-uml.sh" ] && vm_only "${p}uml" || return 0
-	"$PDCM_TOP/scripts/kunit-uml.sh" "$1" >"$LOGS/${p}uml.out" 2>"$LOGS/${p}uml.stderr" &
-	UML_STARTED[$1]=1
 }
 
 uml_count() {	# uml_count PREFIX
@@ -740,22 +727,18 @@ per_kernel() {
 	done
 }
 
-# prefetch: start each KUnit kernel that check_kunit will need, each UML
-# job it would queue, and each stock kernel check_vm will fetch, in the
-# background, so that a cold run's kernel builds fill what the style gates,
-# the downloads and the single-threaded unpacking leave of the two cores,
-# and the pool is left with guests (on a warm run each kernel is ready and
-# its step ends at once; UML then only runs the suites).  check_kunit's
-# and check_vm's own calls wait for them on the build's or fetch's lock;
-# count_all's `wait` reaps them.
+# prefetch: start each KUnit kernel that check_kunit will need, and each
+# stock kernel check_vm will fetch, in the background, so that a cold run's
+# kernel build fills what the style gates, the downloads and the
+# single-threaded unpacking leave of the two cores (on a warm run each
+# finds its kernel ready and ends at once).  check_kunit's and check_vm's
+# own calls wait for them on the build's or fetch's lock; count_all's
+# `wait` reaps them.
 prefetch() {
 	local l
 	for l in $PDCM_KERNELS; do
-		if [[ " $PDCM_KUNIT_VM " == *" $l "* ]]; then
-			scripts/kunit-kernel.sh "$l" >/dev/null 2>"$LOGS/kunit-kernel-$l.log" &
-		else
-			uml_start "$l"	# check_kunit would queue it (check_uml)
-		fi
+		[[ " $PDCM_KUNIT_VM " == *" $l "* ]] || continue
+		scripts/kunit-kernel.sh "$l" >/dev/null 2>"$LOGS/kunit-kernel-$l.log" &
 	done
 	# one apt-get at a time
 	for l in $PDCM_KERNELS; do
