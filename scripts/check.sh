@@ -454,7 +454,7 @@ check_style() {
 # under KASAN and lockdep and one side of several pairs (KUNIT_B); 6.12's
 # would only run the suites, and its build was a third of a cold run's
 # kernel builds, so 6.12's suites run the upstream way (kunit.py on UML,
-# with KASAN and lockdep: tests/vm/uml.kunitconfig) instead.
+# with lockdep: tests/vm/uml.kunitconfig) instead.
 PDCM_KUNIT_VM=${PDCM_KUNIT_VM:-6.1}
 
 # check_kunit [LINE]: the KUnit kernel of LINE (6.1 default), pdcm built

@@ -16,7 +16,8 @@
 #           refreshed by content (--checksum, no -t): a changed file gets a
 #           new mtime, so make rebuilds it even when the checkout's mtime
 #           went backwards (another PDCM_UML_CHECKOUT, a restored file).
-#   build   $PDCM_CACHE/uml-build-<ver>-<hash of the kunitconfig files>;
+#   build   $PDCM_CACHE/uml-build-<ver>-<hash of the kunitconfig files:
+#           tests/vm/uml.kunitconfig, uml-LINE.kunitconfig if there is one>;
 #           pdcm edits rebuild incrementally.
 #
 # stdout: one line per case of every pdcm_* suite (PASS/FAIL/SKIP suite.case),
@@ -33,6 +34,9 @@ set -uo pipefail
 line=${1:-6.12}
 checkout=${PDCM_UML_CHECKOUT:-$PDCM_TOP}
 kcfgs=("$PDCM_TOP/tests/vm/uml.kunitconfig")
+# what only LINE's UML has (6.1's UML cannot preempt: no DEBUG_ATOMIC_SLEEP)
+[ ! -f "$PDCM_TOP/tests/vm/uml-$line.kunitconfig" ] ||
+	kcfgs+=("$PDCM_TOP/tests/vm/uml-$line.kunitconfig")
 [ "${PDCM_UML_KASAN:-0}" = 0 ] || kcfgs+=("$PDCM_TOP/tests/vm/uml-kasan.kunitconfig")
 timeout=${PDCM_UML_TIMEOUT:-300}
 
