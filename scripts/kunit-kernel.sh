@@ -24,7 +24,7 @@ mkdir -p "$PDCM_CACHE"
 exec 9>"$out.lock"
 flock 9
 if [ ! -f "$out/.pdcm-built" ]; then
-	log "building the $line KUnit kernel in $out (about 5 minutes on 2 cores)"
+	log "building the $line KUnit kernel in $out (about 10 minutes on 2 cores)"
 	mkdir -p "$out"
 	merge_log=$out/merge_config.log
 	(cd "$src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -n -O "$out" "$frag") >"$merge_log" 2>&1 ||

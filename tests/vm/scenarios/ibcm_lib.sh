@@ -223,6 +223,6 @@ ibcm_pair() {
 	rstream_skipped && pr_n=16
 	check cm_rep_17_each_way sh -c "[ $(cm_count cm_tx_msgs/rep) -ge $pr_n ] && [ $(cm_count cm_rx_msgs/rep) -ge $pr_n ]"
 	check cm_sidr_both_ways sh -c "[ $(cm_count cm_tx_msgs/sidr_rep) -ge 2 ] && [ $(cm_count cm_rx_msgs/sidr_rep) -ge 2 ]"
-	# let the last MADs (DREPs) leave before poweroff
+	# let the last MADs (DREPs) leave before the guest stops
 	sleep 2
 }

@@ -69,6 +69,6 @@ for f in req mra rep rtu rej dreq drep; do
 done
 echo 0 >$T/events/ib_cma/enable
 trace_to_console
-# let the last MADs leave before poweroff
+# let the last MADs leave before the guest stops
 sleep 2
 suite_end

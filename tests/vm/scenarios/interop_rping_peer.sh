@@ -61,6 +61,6 @@ echo 0 >$T/events/ib_mad/ib_mad_recv_done_handler/enable
 trace_to_console
 check trace_dreq_sent grep -q 'icm_send_dreq:' /tmp/trace
 check trace_drep_sent grep -q 'icm_send_drep:' /tmp/trace
-# let the last MADs leave before poweroff
+# let the last MADs leave before the guest stops
 sleep 2
 suite_end

@@ -69,6 +69,6 @@ echo 0 >$T/events/ib_cma/enable
 echo 0 >$T/events/ib_mad/ib_mad_recv_done_handler/enable
 trace_to_console
 check rej_timeout_sent grep -q 'icm_send_rej: .* state=REQ_SENT reason=REJ_TIMEOUT' /tmp/trace
-# let the last MADs leave before poweroff
+# let the last MADs leave before the guest stops
 sleep 2
 suite_end

@@ -40,6 +40,6 @@ done
 echo 0 >$T/events/ib_cma/enable
 echo 0 >$T/events/ib_mad/ib_mad_recv_done_handler/enable
 trace_to_console
-# let the last MADs leave before poweroff
+# let the last MADs leave before the guest stops
 sleep 2
 suite_end

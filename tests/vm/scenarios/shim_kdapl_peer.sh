@@ -43,6 +43,6 @@ check cm_counters sh -c "[ \$(cat $c/cm_rx_msgs/rep) -ge 1 ] && [ \$(cat $c/cm_r
 for f in req rep rtu rej dreq drep; do
 	kmsg "    # cm_tx_msgs/$f=$(cat $c/cm_tx_msgs/$f) cm_rx_msgs/$f=$(cat $c/cm_rx_msgs/$f)"
 done
-# let the last MADs leave before poweroff
+# let the last MADs leave before the guest stops
 sleep 2
 suite_end
