@@ -514,8 +514,9 @@ check_vm() {
 	stock=$(scripts/stock-kernel.sh "$line") || { record FAIL "kernel.${p}stock"; return; }
 	kver=$(cat "$stock/kver")
 	# sparse (with endian checks) runs in this build: a report is a
-	# warning, which fails it
-	build_pdcm "${p}stock" "/usr/src/linux-headers-$kver" C=1 CF=-D__CHECK_ENDIAN__ \
+	# warning, which fails it.  It builds where check_dkms's DKMS will
+	# (stock_at), so that DKMS's compiles are this build's ccache hits.
+	PDCM_AT_NAME=$(stock_at "$p") build_pdcm "${p}stock" "/usr/src/linux-headers-$kver" C=1 CF=-D__CHECK_ENDIAN__ \
 		CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
 		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_SHIM_TEST=m \
 		CONFIG_IB_PDCM_IBCM=m || return

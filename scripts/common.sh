@@ -113,7 +113,8 @@ pdcm_at() {
 # pdcm_build NAME KDIR LOG [make args...]: copy the tree to build/NAME (the
 # kernel build writes objects beside the sources, and one copy per kernel
 # keeps them apart) and build it against KDIR with W=1, output into LOG.
-# It builds at pdcm_at's path for NAME, through ccache.
+# It builds at pdcm_at's path for NAME (for PDCM_AT_NAME if set), through
+# ccache.
 pdcm_build() {
 	local name=$1 dir=$PDCM_TOP/build/$1 kdir=$2 out=$3
 	shift 3
@@ -121,10 +122,20 @@ pdcm_build() {
 	# the sources only: objects of an earlier build in the tree are not
 	# copied, and the copy's own are deleted, so every build is complete
 	pdcm_sync "$dir" --delete-excluded
-	pdcm_ccache pdcm_at "$name" "$dir" sh -c \
+	pdcm_ccache pdcm_at "${PDCM_AT_NAME:-$name}" "$dir" sh -c \
 		'k=$1 j=$2; shift 2; make -C "$k" M="$PDCM_AT" -j "$j" W=1 "$@" modules' \
 		sh "$kdir" "$JOBS" "$@" >"$out" 2>&1
 }
+
+# dkms_version: PACKAGE_VERSION of dkms.conf
+dkms_version() { sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$PDCM_TOP/dkms.conf"; }
+
+# stock_at TAG: pdcm_at's name for the stock build of a kernel line (TAG
+# "" or k612_): the path at which install.sh's DKMS check builds, its dkms
+# tree's pdcm/<version>/build.  kbuild puts that path on every command
+# line, so DKMS's compiles (with W=1's KBUILD_EXTRA_WARN, install.sh) are
+# ccache hits of check.sh's stock build even on a cold cache.
+stock_at() { echo "${1}dkms/pdcm/$(dkms_version)/build"; }
 
 log() { printf 'pdcm: %s\n' "$*" >&2; }
 die() { printf 'pdcm: error: %s\n' "$*" >&2; exit 1; }

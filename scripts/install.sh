@@ -39,7 +39,6 @@ result() {	# result NAME LOG CMD...: PASS if CMD succeeds
 	if "$@" >>"$l" 2>&1; then pass "$n"; else fail "$n" "$l"; fi
 }
 
-version() { sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$PDCM_TOP/dkms.conf"; }
 # The release KDIR builds for (Debian's kernel.release file says 6.1.192).
 krelease() { sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$1/include/generated/utsrelease.h"; }
 # What modules_install appends to a module's name for KDIR: nothing on
@@ -72,7 +71,7 @@ dkms_stage() {
 	local kdir=$1 root=$2 stockmods=${3:-} kver ver
 	kver=$(krelease "$kdir")
 	[ -n "$kver" ] || return
-	ver=$(version)
+	ver=$(dkms_version)
 	local w=$OUT/work
 	rm -rf "$w" "$root"
 	mkdir -p "$w"/{src,tree,var-lib-dkms,etc-dkms} "$root/lib/modules/$kver"
@@ -81,8 +80,11 @@ dkms_stage() {
 		cp "$stockmods/$IBCM_STOCK" "$root/lib/modules/$kver/$IBCM_STOCK" || return
 	fi
 	make -s dkms-src DKMS_SRC="$w/src" || return
-	# dkms builds in its tree, at a fixed path (pdcm_at) so that ccache
-	# hits the build of an earlier run from another clone
+	# dkms builds in its tree, at the fixed path where check.sh's stock
+	# build ran (stock_at), and with that build's W=1 (KBUILD_EXTRA_WARN,
+	# which adds warnings and changes no code), so that every compile is a
+	# ccache hit of that build: the production objects are not compiled a
+	# second time, not even on a cold cache
 	local at=$PDCM_CACHE/at/${TAG}dkms
 	local opts="--dkmstree $at --sourcetree $w/src --installtree $root/lib/modules"
 	local k="-k $kver --kernelsourcedir $kdir"
@@ -91,7 +93,7 @@ dkms_stage() {
 	# sign-file through it when /usr/lib/linux-kbuild-<major.minor> does
 	# not exist (6.12's kbuild directory carries the full version)
 	ln -s "$kdir" "$root/lib/modules/$kver/build"
-	pdcm_ccache unshare -m --propagation private bash -euxc "
+	KBUILD_EXTRA_WARN=1 pdcm_ccache unshare -m --propagation private bash -euxc "
 		mount --bind '$root/lib/modules' /lib/modules
 		mount --bind '$w/tree' '$at'
 		[ ! -d /var/lib/dkms ] || mount --bind '$w/var-lib-dkms' /var/lib/dkms
@@ -111,7 +113,7 @@ dkms_stage() {
 dkms_remove() {
 	local kdir=$1 root=$2 kver ver
 	kver=$(krelease "$kdir")
-	ver=$(version)
+	ver=$(dkms_version)
 	local w=$OUT/work at=$PDCM_CACHE/at/${TAG}dkms
 	local opts="--dkmstree $at --sourcetree $w/src --installtree $root/lib/modules"
 	mkdir -p "$at"
@@ -129,7 +131,7 @@ dkms_remove() {
 # (autoinstall treats it as "not for this kernel", not as a failure).
 dkms_exclusive() {
 	local kdir=$1 kver=$2 ver w=$OUT/excl
-	ver=$(version)
+	ver=$(dkms_version)
 	rm -rf "$w"
 	mkdir -p "$w"/{src,tree,lib,var-lib-dkms,etc-dkms,noib}
 	grep -v '^CONFIG_INFINIBAND=' "$kdir/.config" >"$w/noib/.config"
@@ -167,14 +169,14 @@ make_install() {
 	mkdir -p "$t"
 	pdcm_sync "$t"
 	: >"$log"
-	# at the path check.sh's build used (pdcm_at), or every object's
-	# command line would differ from its last build's
+	# at the path check.sh's build used (pdcm_at, stock_at), or every
+	# object's command line would differ from its last build's
 	result install.dev_build_has_test_ulp "$log" \
-		pdcm_ccache pdcm_at "${TAG}stock" "$t" sh -c \
+		pdcm_ccache pdcm_at "$(stock_at "$TAG")" "$t" sh -c \
 		'make -C "$PDCM_AT" KDIR="$1" W=1 modules && test -f "$PDCM_AT/tests/ulp/pdcm_ulp.ko" &&
 		 test -f "$PDCM_AT/tests/shim/pdcm_shim_test.ko"' sh "$kdir"
 	result install.make_install "$log" \
-		pdcm_ccache pdcm_at "${TAG}stock" "$t" sh -c \
+		pdcm_ccache pdcm_at "$(stock_at "$TAG")" "$t" sh -c \
 		'make -C "$PDCM_AT" KDIR="$1" W=1 INSTALL_MOD_PATH="$2" install' sh "$kdir" "$s"
 	local got
 	# ib_pdcm and the ULP shims, compressed as the kernel's own modules
@@ -243,7 +245,7 @@ check() {
 	else
 		fail dkms.add_build_install "$log"
 	fi
-	result dkms.status_installed "$log" grep -q "pdcm/$(version), $kver, x86_64: installed" "$OUT/work/status"
+	result dkms.status_installed "$log" grep -q "pdcm/$(dkms_version), $kver, x86_64: installed" "$OUT/work/status"
 	result dkms.module_in_updates_dkms "$log" \
 		test -f "$root/lib/modules/$kver/updates/dkms/ib_pdcm.ko"
 	result dkms.production_modules_only "$log" sh -c \
