@@ -149,7 +149,9 @@ vm_barrier() {
 	_l=$!
 	_hex=$(printf '%04X' $_port)
 	_i=0
-	while ! grep -qE "^ *[0-9]+: [0-9A-F]+:$_hex [0-9A-F]+:[0-9A-F]+ 0A " /proc/net/tcp; do
+	# (busybox's nc listens on the IPv6 wildcard: tcp6)
+	while ! grep -qE "^ *[0-9]+: [0-9A-F]+:$_hex [0-9A-F]+:[0-9A-F]+ 0A " \
+		/proc/net/tcp6 /proc/net/tcp 2>/dev/null; do
 		_i=$((_i + 1))
 		[ $_i -lt 100 ] || break
 		sleep 0.05
