@@ -147,11 +147,12 @@ vm_barrier() {
 	_port=$((5900 + $1))
 	timeout 600 nc -l -p $_port </dev/null >/dev/null 2>&1 &
 	_l=$!
-	# its listener in LISTEN (0A) state; busybox's nc listens on the IPv6
-	# wildcard, so in tcp6 (a wait that looked in tcp only ran out at every
-	# barrier: the line below now fails the guest for that)
+	# its listener in LISTEN (0A) state, or already gone (the peer's connect
+	# came first: it accepts one and exits); busybox's nc listens on the
+	# IPv6 wildcard, so in tcp6 (a wait that looked in tcp only ran out at
+	# every barrier: the line below now fails the guest for that)
 	wait_for "grep -qE '^ *[0-9]+: [0-9A-F]+:$(printf '%04X' $_port) [0-9A-F]+:[0-9A-F]+ 0A ' \
-		/proc/net/tcp6 /proc/net/tcp" 10 ||
+		/proc/net/tcp6 /proc/net/tcp || ! kill -0 $_l" 10 ||
 		kmsg "pdcm-vm: between scenarios: barrier $1: own listener on port $_port not up after 10 s"
 	if nc -w 5 "$VM_PEER" $_port </dev/null >/dev/null 2>&1; then
 		kill $_l 2>/dev/null
