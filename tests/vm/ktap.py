@@ -197,13 +197,48 @@ def parse(path, guest, scenario=None, expected=None):
     cases.append((f'{guest}.declared', 'FAIL' if declared else 'PASS', declared))
 
     bad = [l for l in lines if BAD.search(l)]
-    cases.append((f'{guest}.console_clean', 'FAIL' if bad else 'PASS', bad[:30]))
+    cases.append((f'{guest}.console_clean', 'FAIL' if bad else 'PASS',
+                  (bad[:30] + where(lines)) if bad else []))
     return cases
 
 
+FRAME = re.compile(r'^\s*(\? )?[A-Za-z_][\w.]*\+0x[0-9a-f]+/0x[0-9a-f]+')
+
+
+def where(lines, frames=8):
+    """Where the first splat happened, for its FAIL detail: the first
+    'CPU:' and 'RIP:' lines and up to FRAMES lines of the first call
+    trace (CI prints only a part of the output, so a boot crash must be
+    placed by what the failure line itself says)."""
+    out = []
+    for tag in ('CPU: ', 'RIP: '):
+        out += [l for l in lines if tag in l][:1]
+    for i, l in enumerate(lines):
+        if 'Call Trace:' in l:
+            out += [f for f in lines[i + 1:i + 1 + 3 * frames]
+                    if FRAME.search(f)][:frames]
+            break
+    return out
+
+
+def boot_crash(path):
+    """The first splat line of a guest that crashed before its /init ran
+    (no begin marker), or None.  Nothing of pdcm's has run by then, so
+    check.sh boots such a guest once more (and says so)."""
+    lines = read_lines(path)
+    if any('pdcm-vm: begin' in l for l in lines):
+        return None
+    return next((l for l in lines if BAD.search(l)), None)
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == '--boot-crash':
+        crash = boot_crash(sys.argv[2])
+        if crash:
+            print(crash)
+        sys.exit(0 if crash else 1)
     if len(sys.argv) not in (3, 4):
-        sys.exit('usage: ktap.py CONSOLE_LOG GUEST_NAME [SCENARIO]')
+        sys.exit('usage: ktap.py CONSOLE_LOG GUEST_NAME [SCENARIO] | --boot-crash CONSOLE_LOG')
     cases = parse(sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
     counts = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
     for name, status, diag in cases:

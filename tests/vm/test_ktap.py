@@ -111,6 +111,49 @@ class KtapReader(unittest.TestCase):
                 r = run(GOOD.replace('Linux version 6.1.192', splat))
                 self.assertEqual(r['g.console_clean'][0], 'FAIL')
 
+    def test_splat_says_where(self):
+        # a boot crash's FAIL line must place it: CI prints only a part
+        # of the output, not the guest's console
+        oops = (GOOD.split('[    7.900000]')[0] +
+                '[    2.1] Oops: general protection fault, maybe for address 0x10: 0000 [#1]\n'
+                '[    2.1] CPU: 0 UID: 0 PID: 1 Comm: swapper/0 Not tainted 6.12.57\n'
+                '[    2.1] RIP: 0010:kmem_cache_alloc_noprof+0x9a/0x2f0\n'
+                '[    2.1] Code: 48 8b 50 08\n'
+                '[    2.1] Call Trace:\n'
+                '[    2.1]  <TASK>\n'
+                '[    2.1]  ? die_addr+0x3c/0x60\n'
+                '[    2.1]  alloc_inode+0x1c/0xa0\n'
+                '[    2.1]  </TASK>\n'
+                '[    2.2] Kernel panic - not syncing: Fatal exception\n')
+        diag = run(oops)['g.console_clean'][1]
+        for line in ('Oops: general protection fault, maybe for address 0x10: 0000 [#1]',
+                     'RIP: 0010:kmem_cache_alloc_noprof+0x9a/0x2f0',
+                     'CPU: 0 UID: 0 PID: 1 Comm: swapper/0 Not tainted 6.12.57',
+                     ' ? die_addr+0x3c/0x60', ' alloc_inode+0x1c/0xa0'):
+            self.assertIn(line, diag)
+        self.assertNotIn('Code: 48 8b 50 08', diag)
+
+    def test_boot_crash_only_before_init(self):
+        # booted again by check.sh: a splat with no begin marker only
+        def crash(text):
+            with tempfile.NamedTemporaryFile('w', suffix='.log', delete=False) as f:
+                f.write(text)
+            try:
+                return ktap.boot_crash(f.name)
+            finally:
+                os.unlink(f.name)
+        early = ('[    0.1] Linux version 6.12\n'
+                 '[    2.1] Oops: general protection fault, maybe for address 0x10\n'
+                 '[    2.2] Kernel panic - not syncing: Fatal exception\n')
+        self.assertEqual(crash(early), 'Oops: general protection fault, maybe for address 0x10')
+        # a crash once /init ran is pdcm's to answer for: never retried
+        late = GOOD.replace('[    8.000004]', '[    8.0] Oops: general protection fault\n[    8.000004]')
+        self.assertEqual(run(late)['g.console_clean'][0], 'FAIL')
+        self.assertIsNone(crash(late))
+        # a guest that hung before /init, or booted fine, is not a crash
+        self.assertIsNone(crash('[    0.1] Linux version 6.12\n'))
+        self.assertIsNone(crash(GOOD))
+
     def test_suite_failing_outside_cases_fails(self):
         text = GOOD.replace('not ok 2 second', 'ok 2 second')
         self.assertEqual(run(text)['g.completed'][0], 'FAIL')
