@@ -770,8 +770,9 @@ per_kernel() {
 	done
 }
 
-# prefetch: start each KUnit kernel that check_kunit will need, and each
-# stock kernel check_vm will fetch, in the background, so that a cold run's
+# prefetch: start each KUnit kernel that check_kunit will need, the UML
+# kernel of each line whose suites run on UML, and each stock kernel
+# check_vm will fetch, in the background, so that a cold run's
 # kernel build fills what the style gates, the downloads and the
 # single-threaded unpacking leave of the two cores (on a warm run each
 # finds its kernel ready and ends at once).  check_kunit's and check_vm's
@@ -780,8 +781,18 @@ per_kernel() {
 prefetch() {
 	local l
 	for l in $PDCM_KERNELS; do
-		[[ " $PDCM_KUNIT_VM " == *" $l "* ]] || continue
-		scripts/kunit-kernel.sh "$l" >/dev/null 2>"$LOGS/kunit-kernel-$l.log" &
+		if [[ " $PDCM_KUNIT_VM " == *" $l "* ]]; then
+			scripts/kunit-kernel.sh "$l" >/dev/null 2>"$LOGS/kunit-kernel-$l.log" &
+		elif vm_only "$(line_prefix "$l")uml"; then
+			# UML's kernel builds at nice 19 from the start: on what
+			# the KUnit kernel's build, the style gates and pdcm's
+			# builds leave idle, then on what the guests leave idle
+			# while they wait on their timers; check_uml's run (in
+			# the pool) waits for it on its lock.  (Started at the
+			# same priority beside the KUnit kernel it made a cold
+			# run slower: testing.rst, "How long it takes".)
+			nice -n 19 scripts/kunit-uml.sh "$l" build 2>"$LOGS/uml-build-$l.log" &
+		fi
 	done
 	# one apt-get at a time
 	for l in $PDCM_KERNELS; do

@@ -5,7 +5,11 @@
 # linux-source-LINE as drivers/infiniband/ulp/pdcm, built in (IB_PDCM=y,
 # IB_PDCM_KUNIT_TEST=y) and run by tools/testing/kunit/kunit.py on UML.
 #
-#   kunit-uml.sh [LINE]     LINE 6.12 (default; make check's) or 6.1
+#   kunit-uml.sh [LINE]        LINE 6.12 (default; make check's) or 6.1
+#   kunit-uml.sh LINE build    the build alone (kunit.py build), no output
+#                              but kunit.py's (stderr): make check starts
+#                              it beside the KUnit kernel's build, and
+#                              its run later finds the kernel built
 #
 #   source  $PDCM_CACHE/uml-src-<ver>/linux-source-LINE: `cp -al` of the
 #           pristine tree (hard links); the two files that gain pdcm's
@@ -32,6 +36,7 @@ set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
 line=${1:-6.12}
+mode=${2:-run}
 checkout=${PDCM_UML_CHECKOUT:-$PDCM_TOP}
 kcfgs=("$PDCM_TOP/tests/vm/uml.kunitconfig")
 # what only LINE's UML has (6.1's UML cannot preempt: no DEBUG_ATOMIC_SLEEP)
@@ -97,6 +102,16 @@ done
 
 rsync -rl --checksum --delete --delete-excluded --exclude=/.git --filter=':- .gitignore' \
 	"$checkout/" "$tree/drivers/infiniband/ulp/pdcm/" || fail uml.source "rsync of $checkout failed"
+
+if [ "$mode" = build ]; then
+	mkdir -p "$build"
+	t0=$SECONDS
+	(cd "$tree" && python3 tools/testing/kunit/kunit.py build --arch=um \
+		"${kcfgs[@]/#/--kunitconfig=}" --build_dir="$build" --jobs="$JOBS") >&2
+	rc=$?
+	log "kunit.py build: exit $rc after $((SECONDS - t0)) s"
+	exit "$rc"
+fi
 
 json=$build/pdcm-results.json kout=$build/pdcm-kunit.out
 mkdir -p "$build"
