@@ -33,7 +33,21 @@ if [ ! -f "$out/.pdcm-built" ]; then
 		grep -B1 -A2 'not in final' "$merge_log" >&2
 		die "the config fragment asks for options that did not survive merge_config"
 	fi
-	make -C "$src" O="$out" ARCH=x86_64 -j"$JOBS" -s bzImage modules >"$out/build.log" 2>&1 ||
+	# KASAN instruments the modules, not the built-in kernel: first
+	# bzImage with KASAN_SANITIZE=n (on the command line it overrides
+	# every directory's own setting), then `make modules`, which builds
+	# no built-in object (Kbuild leaves KBUILD_BUILTIN empty for that
+	# goal alone), instrumented.  The modules are the whole RDMA stack
+	# under pdcm (ib_core, ib_cm, rdma_cm, rxe, uverbs, umad) and NVMe
+	# over RDMA, and pdcm itself builds instrumented against this tree;
+	# the allocator's checks (redzones, quarantine, double and invalid
+	# frees) work whoever calls it.  Built-in code no longer reports its
+	# own bad accesses, which DEBUG_OBJECTS and DEBUG_LIST still cover
+	# where pdcm hands it memory (timers, work, lists).  About a sixth
+	# less compile time, and faster guests (testing.rst, "The KUnit
+	# kernel").
+	{ make -C "$src" O="$out" ARCH=x86_64 -j"$JOBS" -s KASAN_SANITIZE=n bzImage &&
+	  make -C "$src" O="$out" ARCH=x86_64 -j"$JOBS" -s modules; } >"$out/build.log" 2>&1 ||
 		{ tail -n 40 "$out/build.log" >&2; die "kernel build failed ($out/build.log)"; }
 	touch "$out/.pdcm-built"
 fi

@@ -8,16 +8,26 @@
 #                      apart; prints its last output.  Until the other
 #                      guest listens its CM answers REJ 8 at once, so a
 #                      retry is a cheap barrier (vm-harness.md section 4).
+#                      The first failed attempt's exit status and output
+#                      go to the console as "# retry_first: ..." notes.
 #   note TAG TEXT      TEXT's lines on the console as "# TAG: ..."
 #   trace_to_console   the tracefs buffer on the console, as "# trace: "
 
 T=/sys/kernel/tracing
 
 retry() {
-	_n=$1
+	_n=$1 _first=1
 	shift
 	while :; do
 		out=$("$@" 2>&1) && { echo "$out"; return 0; }
+		_rc=$?
+		# the first failure on the console (a "# retry_first:" note
+		# before the case's result, so a FAIL shows it): a client
+		# that fails after its server served it meets no server on
+		# the next attempts, and only the first says why
+		[ -z "$_first" ] ||
+			note retry_first "$(printf '%s: exit %s\n' "$*" "$_rc"; printf '%s\n' "$out" | tail -n 30)"
+		_first=
 		_n=$((_n - 1))
 		[ "$_n" -gt 0 ] || { echo "$out"; return 1; }
 		sleep 1
