@@ -390,7 +390,7 @@ group_guest() {
 # PORT (A is 10.0.0.1, B is 10.0.0.2), booted at once; B may boot another
 # kernel.
 pair_boot() {
-	local an=$1 aw=$2 bn=$3 bw=$4 t=$5 port=$6 k=$7 i=$8 t0=$SECONDS
+	local an=$1 aw=$2 bn=$3 bw=$4 t0=$SECONDS
 	pair_run "$@"
 	! boot_crashed "$an" "$bn" || pair_run "$@"
 	guest_read "$bn" "$bw" "$t0"

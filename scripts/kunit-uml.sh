@@ -103,11 +103,12 @@ done
 rsync -rl --checksum --delete --delete-excluded --exclude=/.git --filter=':- .gitignore' \
 	"$checkout/" "$tree/drivers/infiniband/ulp/pdcm/" || fail uml.source "rsync of $checkout failed"
 
+# kunit.py's arguments for this kernel, the same to build and to run
+kargs=(--arch=um "${kcfgs[@]/#/--kunitconfig=}" --build_dir="$build" --jobs="$JOBS")
 if [ "$mode" = build ]; then
 	mkdir -p "$build"
 	t0=$SECONDS
-	(cd "$tree" && python3 tools/testing/kunit/kunit.py build --arch=um \
-		"${kcfgs[@]/#/--kunitconfig=}" --build_dir="$build" --jobs="$JOBS") >&2
+	(cd "$tree" && python3 tools/testing/kunit/kunit.py build "${kargs[@]}") >&2
 	rc=$?
 	log "kunit.py build: exit $rc after $((SECONDS - t0)) s"
 	exit "$rc"
@@ -118,8 +119,7 @@ mkdir -p "$build"
 rm -f "$json" "$kout"
 t0=$SECONDS
 log "kunit.py run --arch=um in $build"
-(cd "$tree" && python3 tools/testing/kunit/kunit.py run --arch=um \
-	"${kcfgs[@]/#/--kunitconfig=}" --build_dir="$build" --jobs="$JOBS" \
+(cd "$tree" && python3 tools/testing/kunit/kunit.py run "${kargs[@]}" \
 	--timeout="$timeout" --json="$json" 'pdcm*') 2>&1 | tee "$kout" >&2
 rc=${PIPESTATUS[0]}
 log "kunit.py: exit $rc after $((SECONDS - t0)) s"

@@ -29,6 +29,8 @@ import re
 import sys
 
 TS = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+# tests/vm/init's first line: /init runs
+BEGIN = 'pdcm-vm: begin'
 BAD = re.compile(r'BUG:|WARNING:|Oops|Kernel panic|general protection fault|'
                  r'Call Trace:|UBSAN:|KASAN:|ODEBUG:|unreferenced object|'
                  r'INFO: task|detected stall|possible circular|'
@@ -115,9 +117,9 @@ def parse(path, guest, scenario=None, expected=None):
     diag = []
 
     for line in lines:
-        if 'pdcm-vm: begin' in line:
+        if BEGIN in line:
             began = True
-            m = re.search(r'pdcm-vm: begin scenario=(\S*)', line)
+            m = re.search(BEGIN + r' scenario=(\S*)', line)
             booted = m.group(1) if m else ''
             continue
         if not began:
@@ -226,7 +228,7 @@ def boot_crash(path):
     (no begin marker), or None.  Nothing of pdcm's has run by then, so
     check.sh boots such a guest once more (and says so)."""
     lines = read_lines(path)
-    if any('pdcm-vm: begin' in l for l in lines):
+    if any(BEGIN in l for l in lines):
         return None
     return next((l for l in lines if BAD.search(l)), None)
 

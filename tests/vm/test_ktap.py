@@ -51,15 +51,20 @@ def slurp(path):
         return f.read()
 
 
-def run(text, scenario=None, expected=None):
+def on_console(text, fn):
+    """fn(path) of a temporary console log holding text"""
     with tempfile.NamedTemporaryFile('w', suffix='.log', delete=False) as f:
         f.write(text)
     try:
-        return {name: (status, diag) for name, status, diag in
-                ktap.parse(f.name, 'g', scenario,
-                           DECLARED if expected is None else expected)}
+        return fn(f.name)
     finally:
         os.unlink(f.name)
+
+
+def run(text, scenario=None, expected=None):
+    return on_console(text, lambda path: {
+        name: (status, diag) for name, status, diag in
+        ktap.parse(path, 'g', scenario, DECLARED if expected is None else expected)})
 
 
 class KtapReader(unittest.TestCase):
@@ -136,12 +141,7 @@ class KtapReader(unittest.TestCase):
     def test_boot_crash_only_before_init(self):
         # booted again by check.sh: a splat with no begin marker only
         def crash(text):
-            with tempfile.NamedTemporaryFile('w', suffix='.log', delete=False) as f:
-                f.write(text)
-            try:
-                return ktap.boot_crash(f.name)
-            finally:
-                os.unlink(f.name)
+            return on_console(text, ktap.boot_crash)
         early = ('[    0.1] Linux version 6.12\n'
                  '[    2.1] Oops: general protection fault, maybe for address 0x10\n'
                  '[    2.2] Kernel panic - not syncing: Fatal exception\n')
