@@ -50,6 +50,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/pdcm.h>
 
+#include "listen.h"
 #include "wire.h"
 
 struct pdcm_port;
@@ -133,6 +134,10 @@ struct pdcm_rx {
  * @msg_gen: counts the retried MADs posted (pdcm_xmit() with a timeout)
  * @err_gen: @msg_gen of the MAD that timed out: @err_ev is stale if
  *	another retried MAD has been posted since (the state moved on)
+ * @evicted: @err_ev stands for an eviction from a full backlog
+ *	(pdcm_halfopen_evict()), not a timeout: the peer is told REJ TIMEOUT
+ * @halfopen: passive side: our place among the half-open connections of
+ *	the backlog whose slot we hold, from our REP until it is answered
  * @tw_ev: preallocated: timewait is over
  * @est_ev: preallocated: pdcm_notify(IB_EVENT_COMM_EST)
  * @destroyed: set once by destroy; queued work then skips the handler
@@ -144,6 +149,9 @@ struct pdcm_rx {
  * @ah_attr: address of the peer (RoCE: holds a reference to its sgid_attr)
  * @ah_valid: @ah_attr is set
  * @pkey_index: P_Key index for MADs and the QP
+ * @datapath_dlid: passive side on InfiniBand: the LID the QP sends to,
+ *	the REQ's local port LID, where @ah_attr's (the MADs') is the
+ *	packet's source LID, a router's for a routed REQ; 0: @ah_attr's
  * @listen: LISTEN state: our entry in the listen table
  * @matched: passive side: the listen whose backlog slot we hold, or NULL
  * @msg: the outstanding retried MAD (REQ, REP, DREQ, SIDR_REQ) or NULL
@@ -212,6 +220,7 @@ struct pdcm_conn {
 	struct rdma_ah_attr ah_attr;	/* each send makes its AH from it */
 	bool ah_valid;
 	u16 pkey_index;
+	u16 datapath_dlid;
 
 	struct pdcm_listen *listen;
 	struct pdcm_listen *matched;
@@ -239,6 +248,8 @@ struct pdcm_conn {
 	unsigned long req_jiffies;
 	unsigned int peer_wait_ms;
 	bool req_copied;
+	bool evicted;
+	struct pdcm_halfopen halfopen;
 
 	struct rb_node remote_id_node;
 	struct pdcm_remote_key remote_id_key;
@@ -287,8 +298,15 @@ static inline struct pdcm_conn *to_conn(struct pdcm_id *id)
  * @cancel: stop retrying @conn->msg (its completion still comes)
  * @extend: give @conn->msg @timeout_ms more before the next retry (MRA)
  * @reply: send @msg to whoever sent @rx, outside any connection
- * @peer_av: build @conn's address from @rx (passive side)
- * @path_av: build @conn's address from a path (active side)
+ * @peer_av: build @conn's address on the passive side: with @path NULL,
+ *	the address @rx came from (SIDR: only replies use it); else from
+ *	the REQ's primary path @path, which it completes from @rx as the
+ *	reply address shows it (RoCE: the path type of the GID entry @rx
+ *	arrived at, that entry, the peer's MAC; the hop limit): the QP's
+ *	address follows what the peer asked for (traffic class, flow
+ *	label, SL, rate), not the packet, as in ib_cm
+ * @path_av: build @conn's address from a path (active side), from the GID
+ *	entry @sgid_attr if not NULL
  *
  * mad.c implements these over the MAD layer; the KUnit suite pdcm_fsm
  * implements them with a recorder.  @send, @cancel and @extend are called
@@ -302,8 +320,10 @@ struct pdcm_transport_ops {
 	void (*cancel)(struct pdcm_conn *conn);
 	void (*extend)(struct pdcm_conn *conn, unsigned int timeout_ms);
 	int (*reply)(const struct pdcm_rx *rx, const struct pdcm_msg *msg);
-	int (*peer_av)(struct pdcm_conn *conn, const struct pdcm_rx *rx);
-	int (*path_av)(struct pdcm_conn *conn, struct sa_path_rec *path);
+	int (*peer_av)(struct pdcm_conn *conn, const struct pdcm_rx *rx,
+		       struct sa_path_rec *path);
+	int (*path_av)(struct pdcm_conn *conn, struct sa_path_rec *path,
+		       const struct ib_gid_attr *sgid_attr);
 };
 
 /**
@@ -403,8 +423,14 @@ unsigned int pdcm_retries(u8 wanted);
 u64 pdcm_new_tid(struct pdcm_conn *conn);
 u64 pdcm_node_guid(struct pdcm_port *port);
 
+/* handshake.c */
+extern unsigned int pdcm_halfopen_evict_ms;
+bool pdcm_halfopen_evict(struct pdcm_listen *l, struct pdcm_port *port);
+
 /* mad.c */
 extern const struct pdcm_transport_ops pdcm_mad_ops;
+int pdcm_mad_set_av(struct pdcm_conn *conn, struct rdma_ah_attr *av,
+		    u16 pkey_index);
 
 /* sidr.c */
 bool pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
@@ -418,6 +444,8 @@ void pdcm_path_to_wire(struct sa_path_rec *path, struct pdcm_path *w,
 		       u8 local_ack_timeout);
 void pdcm_wire_to_path(const struct pdcm_path *w, const struct pdcm_req *req,
 		       bool roce, struct sa_path_rec *path);
+u16 pdcm_req_path(const struct pdcm_req *req, const struct ib_wc *wc,
+		  bool roce, struct sa_path_rec *path);
 void pdcm_conn_origin(const struct pdcm_conn *conn, u16 req_pkey,
 		      const struct ib_gid_attr **sgid_attr, u16 *bth_pkey);
 void pdcm_parse_addr(const void *pdata, size_t len, __be64 service_id,

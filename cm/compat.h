@@ -10,6 +10,9 @@
  *  - __assign_str() lost its source argument in 6.10: the source is the
  *    one the event's __string() names.  PDCM_ASSIGN_STR(dst, src) expands
  *    to the form the kernel takes.
+ *  - Remote FLUSH came in 6.2 (IB_DEVICE_FLUSH_* and IB_ACCESS_FLUSH_*):
+ *    PDCM_DEVICE_FLUSH is the device capability, PDCM_ACCESS_FLUSH the
+ *    QP access it grants; both 0 before 6.2.
  */
 #ifndef _PDCM_COMPAT_H
 #define _PDCM_COMPAT_H
@@ -26,6 +29,14 @@
 #define PDCM_ASSIGN_STR(dst, src)	__assign_str(dst)
 #else
 #define PDCM_ASSIGN_STR(dst, src)	__assign_str(dst, src)
+#endif
+
+#if KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE
+#define PDCM_DEVICE_FLUSH	(IB_DEVICE_FLUSH_GLOBAL | IB_DEVICE_FLUSH_PERSISTENT)
+#define PDCM_ACCESS_FLUSH	(IB_ACCESS_FLUSH_GLOBAL | IB_ACCESS_FLUSH_PERSISTENT)
+#else
+#define PDCM_DEVICE_FLUSH	0ULL
+#define PDCM_ACCESS_FLUSH	0
 #endif
 
 #endif /* _PDCM_COMPAT_H */

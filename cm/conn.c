@@ -340,6 +340,8 @@ struct pdcm_listen *pdcm_take_matched(struct pdcm_conn *conn)
 
 	lockdep_assert_held(&conn->lock);
 	conn->matched = NULL;
+	if (l)
+		pdcm_halfopen_del(l, &conn->halfopen);
 	return l;
 }
 
@@ -363,6 +365,7 @@ void pdcm_slot_free(struct pdcm_listen *l)
  * @ev: PDCM_EV_SEND_REQ or PDCM_EV_SEND_SIDR_REQ: must be allowed now
  * @port_num: the local port
  * @path: the path to the peer
+ * @sgid_attr: the GID entry to send from, or NULL (by @path's sgid)
  *
  * Finds pdcm's port and builds the peer's address from @path.  The state
  * is not changed: the caller steps the FSM once its message is built.
@@ -372,11 +375,15 @@ void pdcm_slot_free(struct pdcm_listen *l)
  * the port, or the address error.
  */
 int pdcm_active_begin(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
-		      u32 port_num, struct sa_path_rec *path)
+		      u32 port_num, struct sa_path_rec *path,
+		      const struct ib_gid_attr *sgid_attr)
 {
 	struct pdcm_port *port;
 	int ret;
 
+	if (sgid_attr && (sgid_attr->device != conn->id.device ||
+			  sgid_attr->port_num != port_num))
+		return -EINVAL;
 	spin_lock_irq(&conn->lock);
 	ret = pdcm_fsm_next(conn->id.state, ev);
 	/*
@@ -393,7 +400,7 @@ int pdcm_active_begin(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
 		return -ENODEV;
 	pdcm_conn_set_port(conn, port);
 	pdcm_device_put(port->dev);	/* the conn holds its own now */
-	return port->ops->path_av(conn, path);
+	return port->ops->path_av(conn, path, sgid_attr);
 }
 
 /**

@@ -102,7 +102,8 @@ int pdcm_param_set_uint(const char *val, const struct kernel_param *kp,
 struct pdcm_listen *pdcm_take_matched(struct pdcm_conn *conn);
 void pdcm_slot_free(struct pdcm_listen *l);
 int pdcm_active_begin(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
-		      u32 port_num, struct sa_path_rec *path);
+		      u32 port_num, struct sa_path_rec *path,
+		      const struct ib_gid_attr *sgid_attr);
 int pdcm_active_send(struct pdcm_conn *conn, enum pdcm_fsm_event ev,
 		     struct pdcm_msg *m, unsigned int timeout_ms,
 		     unsigned int retries);

@@ -9,7 +9,9 @@
  *                                        /pdcm/{rx_malformed,rx_dropped,
  *                                               backlog_dropped,
  *                                               backlog_rejected,
- *                                               req_withdrawn}
+ *                                               req_withdrawn,
+ *                                               stale_not_peer,
+ *                                               backlog_evicted}
  *
  * with <msg> one of req mra rej rep rtu dreq drep sidr_req sidr_rep lap
  * apr: the same groups and names as the in-tree ib_cm, so existing
@@ -47,7 +49,7 @@ const char *const pdcm_msg_names[PDCM_NUM_ATTRS] = {
 
 static const char *const pdcm_own_names[] = {
 	"rx_malformed", "rx_dropped", "backlog_dropped", "backlog_rejected",
-	"req_withdrawn",
+	"req_withdrawn", "stale_not_peer", "backlog_evicted",
 };
 
 #define PDCM_OFF(f)	offsetof(struct pdcm_port_counters, f)
@@ -86,7 +88,7 @@ void pdcm_counters_init(void)
 {
 	unsigned int g, i;
 
-	BUILD_BUG_ON(PDCM_OFF(req_withdrawn) - PDCM_OFF(rx_malformed) !=
+	BUILD_BUG_ON(PDCM_OFF(backlog_evicted) - PDCM_OFF(rx_malformed) !=
 		     (ARRAY_SIZE(pdcm_own_names) - 1) * sizeof(atomic_long_t));
 	for (g = 0; g < ARRAY_SIZE(pdcm_counter_groups); g++) {
 		struct pdcm_counter_group *cg = &pdcm_counter_groups[g];

@@ -42,6 +42,11 @@ struct pdcm_transport_up;
  * @backlog_rejected: REQs answered REJ NO_RESOURCES for the same reason
  * @req_withdrawn: REQs that ended undelivered because their sender gave up
  *	on them (REJ TIMEOUT) while they waited for their work to start
+ * @stale_not_peer: REQs naming a QP connected to us that came from
+ *	another address or P_Key than its peer's: REJ STALE_CONN, and the
+ *	connection is left alone (Documentation/robustness.rst)
+ * @backlog_evicted: half-open connections (REP unanswered) that a new
+ *	request evicted from a full backlog (pdcm_halfopen_evict())
  */
 struct pdcm_port_counters {
 	atomic_long_t tx[PDCM_NUM_ATTRS];
@@ -53,6 +58,8 @@ struct pdcm_port_counters {
 	atomic_long_t backlog_dropped;
 	atomic_long_t backlog_rejected;
 	atomic_long_t req_withdrawn;
+	atomic_long_t stale_not_peer;
+	atomic_long_t backlog_evicted;
 };
 
 static inline void pdcm_count(atomic_long_t *per_attr, u16 attr_id)

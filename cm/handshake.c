@@ -57,6 +57,36 @@ __MODULE_PARM_TYPE(early_mra_pct, "uint");
 MODULE_PARM_DESC(early_mra_pct,
 		 "A delayed MRA of a REQ goes out when this percentage of the peer's wait for an answer has passed, 0..99 (default 75; 0: only on a duplicate REQ, as ib_cm)");
 
+/*
+ * A listen whose backlog is full of half-open connections -- REP sent,
+ * never answered, as a flood of REQs leaves them -- would refuse every new
+ * REQ until their REPs ran out of retries (minutes).  As TCP does with a
+ * full SYN queue, a new REQ then evicts the oldest of them whose REP has
+ * gone unanswered this long (pdcm_halfopen_evict(); 0: never).
+ */
+unsigned int pdcm_halfopen_evict_ms = 1000;
+EXPORT_SYMBOL_IF_KUNIT(pdcm_halfopen_evict_ms);
+
+static int pdcm_set_halfopen_evict_ms(const char *val,
+				      const struct kernel_param *kp)
+{
+	return pdcm_param_set_uint(val, kp, "halfopen_evict_ms", 0, 600000);
+}
+
+static const struct kernel_param_ops pdcm_halfopen_evict_ms_ops = {
+	.set = pdcm_set_halfopen_evict_ms,
+	.get = param_get_uint,
+};
+
+module_param_cb(halfopen_evict_ms, &pdcm_halfopen_evict_ms_ops,
+		&pdcm_halfopen_evict_ms, 0644);
+__MODULE_PARM_TYPE(halfopen_evict_ms, "uint");
+MODULE_PARM_DESC(halfopen_evict_ms,
+		 "A REQ to a listen whose backlog is full evicts the oldest half-open connection whose REP has gone unanswered this long, 0..600000 ms (default 1000; 0: never, the REQ is dropped)");
+
+/* A REP of a listen under pressure (3/4 of its backlog taken) is tried this often at most. */
+#define PDCM_REP_RETRIES_PRESSED	2
+
 int pdcm_check_pdata(const void *pdata, u8 len, unsigned int max)
 {
 	return (len > max || (len && !pdata)) ? -EINVAL : 0;
@@ -98,13 +128,15 @@ int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 	    param->starting_psn >> 24 || param->remote_cm_response_timeout > 31 ||
 	    param->local_cm_response_timeout > 31 || param->retry_count > 7 ||
 	    param->rnr_retry_count > 7 || param->max_cm_retries > 15 ||
+	    param->ece.vendor_id >> 24 ||
 	    pdcm_check_pdata(param->private_data, param->private_data_len,
 			     PDCM_REQ_PDATA_SIZE))
 		return -EINVAL;
 	if (param->qp_type != IB_QPT_RC && param->qp_type != IB_QPT_UC &&
 	    param->qp_type != IB_QPT_XRC_INI)
 		return -EINVAL;
-	ret = pdcm_active_begin(conn, PDCM_EV_SEND_REQ, param->port, path);
+	ret = pdcm_active_begin(conn, PDCM_EV_SEND_REQ, param->port, path,
+				param->sgid_attr);
 	if (ret)
 		return ret;
 	port = conn->port;
@@ -133,6 +165,8 @@ int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 	conn->cm_timeout_ms = timeout;
 
 	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_REQ, conn->tid);
+	m->hdr.attr_mod = param->ece.attr_mod;	/* ECE, as ib_cm */
+	m->req.vendor_id = param->ece.vendor_id;
 	m->req.local_comm_id = be32_to_cpu(conn->id.local_id);
 	m->req.service_id = be64_to_cpu(param->service_id);
 	m->req.local_ca_guid = pdcm_node_guid(port);
@@ -187,8 +221,12 @@ static void pdcm_req_to_conn(struct pdcm_conn *conn, const struct pdcm_req *req)
 	conn->initiator_depth = req->responder_resources;
 	conn->retry_count = req->retry_count;
 	conn->rnr_retry_count = req->rnr_retry_count;
-	conn->local_ack_timeout = min_t(u8, req->primary_path.local_ack_timeout,
-					PDCM_PEER_ACK_TIMEOUT_MAX);
+	/*
+	 * 0 would be an infinite ACK timeout for our QP: at least 1, as
+	 * the path's packet lifetime + 1 is in ib_cm
+	 */
+	conn->local_ack_timeout = clamp_t(u8, req->primary_path.local_ack_timeout,
+					  1, PDCM_PEER_ACK_TIMEOUT_MAX);
 	conn->max_cm_retries = req->max_cm_retries;
 	/*
 	 * ... and waits for our answer for its remote CM response timeout
@@ -205,10 +243,11 @@ static void pdcm_req_to_conn(struct pdcm_conn *conn, const struct pdcm_req *req)
 				      PDCM_PEER_CM_TIMEOUT_MAX));
 }
 
-static void pdcm_req_event(struct pdcm_conn *conn, const struct pdcm_req *req,
+static void pdcm_req_event(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 			   struct pdcm_listen *l, struct pdcm_event *ev,
 			   struct sa_path_rec *path)
 {
+	const struct pdcm_req *req = &msg->req;
 	struct pdcm_req_event_param *p = &ev->param.req_rcvd;
 	struct pdcm_conn *lconn = pdcm_listen_context(l);
 
@@ -218,9 +257,6 @@ static void pdcm_req_event(struct pdcm_conn *conn, const struct pdcm_req *req,
 	p->listen_id = &lconn->id;
 	p->listen_context = lconn->id.context;
 	p->port = conn->port->port_num;
-	pdcm_wire_to_path(&req->primary_path, req,
-			  rdma_protocol_roce(conn->port->dev->ibdev,
-					     conn->port->port_num), path);
 	p->primary_path = path;
 	p->remote_ca_guid = cpu_to_be64(req->local_ca_guid);
 	p->remote_qkey = req->local_qkey;
@@ -238,6 +274,8 @@ static void pdcm_req_event(struct pdcm_conn *conn, const struct pdcm_req *req,
 	pdcm_parse_addr(req->private_data, PDCM_REQ_PDATA_SIZE,
 			conn->id.service_id, &p->addr);
 	pdcm_conn_origin(conn, req->pkey, &p->sgid_attr, &p->bth_pkey);
+	p->ece.vendor_id = req->vendor_id;
+	p->ece.attr_mod = msg->hdr.attr_mod;
 }
 
 /* The addresses a received MAD's packet carried, or false without a GRH. */
@@ -333,6 +371,30 @@ void pdcm_dup_req(struct pdcm_conn *dup, const struct pdcm_rx *rx,
 	}
 }
 
+/*
+ * Whether @rx came from where @old's peer is: the source GID on RoCE and
+ * for any MAD with a GRH, the source LID on InfiniBand without one, and
+ * the P_Key index.  A REQ that says its QP is @old's peer is believed only
+ * then (pdcm_req_stale()).
+ */
+static bool pdcm_rx_from_peer(struct pdcm_conn *old, const struct pdcm_rx *rx)
+{
+	union ib_gid sgid, dgid;
+	bool ok;
+
+	spin_lock_irq(&old->lock);
+	ok = old->ah_valid && old->port == rx->port &&
+	     old->pkey_index == rx->wc.pkey_index;
+	if (ok && pdcm_rx_gids(rx, &sgid, &dgid))
+		ok = (old->ah_attr.ah_flags & IB_AH_GRH) &&
+		     !memcmp(&old->ah_attr.grh.dgid, &sgid, sizeof(sgid));
+	else if (ok)
+		ok = old->ah_attr.type == RDMA_AH_ATTR_TYPE_IB &&
+		     rdma_ah_get_dlid(&old->ah_attr) == rx->wc.slid;
+	spin_unlock_irq(&old->lock);
+	return ok;
+}
+
 /**
  * pdcm_req_stale() - answer a REQ from a QP still connected to us
  * @old: the conn connected to the REQ's QP, referenced; the reference is
@@ -341,16 +403,26 @@ void pdcm_dup_req(struct pdcm_conn *dup, const struct pdcm_rx *rx,
  * @msg: the REQ
  *
  * Both connections are stale (IBA Vol. 1 12.9.8.3.1): the REQ gets REJ
- * STALE_CONN and @old a DREQ if it is established, as ib_cm answers.
+ * STALE_CONN and @old a DREQ if it is established, as ib_cm answers --
+ * but @old only if the REQ came from its peer's address and P_Key
+ * (pdcm_rx_from_peer()): QPNs are sequential and CA GUIDs public, so any
+ * node could otherwise end any connection by naming its peer's QP.  A
+ * peer that restarted sends from where it was, and is believed.
  *
  * Context: process context.
  */
 void pdcm_req_stale(struct pdcm_conn *old, const struct pdcm_rx *rx,
 		    const struct pdcm_msg *msg)
 {
-	trace_pdcm_drop(PDCM_ATTR_REQ, msg->req.local_comm_id, "stale QP");
+	bool peer = pdcm_rx_from_peer(old, rx);
+
+	trace_pdcm_drop(PDCM_ATTR_REQ, msg->req.local_comm_id,
+			peer ? "stale QP" : "stale QP, not from its peer");
 	pdcm_reject_req(rx, &msg->req, msg->hdr.tid, PDCM_REJ_STALE_CONN);
-	pdcm_send_dreq(&old->id, NULL, 0);
+	if (peer)
+		pdcm_send_dreq(&old->id, NULL, 0);
+	else
+		atomic_long_inc(&rx->port->cnt.stale_not_peer);
 	pdcm_conn_put(old);
 }
 
@@ -412,7 +484,12 @@ void pdcm_req_work(struct pdcm_work *w)
 	conn->tid = w->msg.hdr.tid;
 	pdcm_req_to_conn(conn, req);
 	conn->req_jiffies = w->rx_jiffies;
-	if (pdcm_conn_hash(conn) || w->rx.port->ops->peer_av(conn, &w->rx)) {
+	conn->datapath_dlid =
+		pdcm_req_path(req, &w->rx.wc,
+			      rdma_protocol_roce(w->rx.port->dev->ibdev,
+						 w->rx.port->port_num), &path);
+	if (pdcm_conn_hash(conn) ||
+	    w->rx.port->ops->peer_av(conn, &w->rx, &path)) {
 		pdcm_req_drop_conn(conn);
 		goto retire;
 	}
@@ -448,7 +525,7 @@ void pdcm_req_work(struct pdcm_work *w)
 
 	conn->matched = w->listen;	/* holds the backlog slot */
 	w->listen = NULL;
-	pdcm_req_event(conn, req, conn->matched, &ev, &path);
+	pdcm_req_event(conn, &w->msg, conn->matched, &ev, &path);
 	/*
 	 * The ULP owns the conn from here.  Our reference keeps it while the
 	 * handler runs, so that a pdcm_destroy_id() from another thread waits
@@ -621,12 +698,14 @@ void pdcm_mra_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 {
 	struct pdcm_conn *conn = to_conn(id);
+	unsigned int retries;
 	unsigned long flags;
 	struct pdcm_msg *m;
 	int ret;
 
 	if (!param || param->qp_num >> 24 || param->starting_psn >> 24 ||
 	    param->failover_accepted > 2 || param->rnr_retry_count > 7 ||
+	    param->ece.vendor_id >> 24 ||
 	    pdcm_check_pdata(param->private_data, param->private_data_len,
 			     PDCM_REP_PDATA_SIZE))
 		return -EINVAL;
@@ -641,6 +720,8 @@ int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 		return ret;
 	}
 	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_REP, conn->tid);
+	m->hdr.attr_mod = param->ece.attr_mod;
+	m->rep.vendor_id = param->ece.vendor_id;
 	m->rep.local_comm_id = be32_to_cpu(conn->id.local_id);
 	m->rep.remote_comm_id = be32_to_cpu(conn->id.remote_id);
 	m->rep.starting_psn = param->starting_psn;
@@ -665,15 +746,21 @@ int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 		memcpy(m->rep.private_data, param->private_data,
 		       param->private_data_len);
 	m->rep.private_data_len = param->private_data_len;
-	ret = pdcm_xmit(conn, m, conn->cm_timeout_ms,
-			pdcm_retries(conn->max_cm_retries));
+	retries = pdcm_retries(conn->max_cm_retries);
+	if (conn->matched && pdcm_listen_pressed(conn->matched))
+		retries = min(retries, PDCM_REP_RETRIES_PRESSED);
+	ret = pdcm_xmit(conn, m, conn->cm_timeout_ms, retries);
 	if (!ret) {
+		if (conn->matched)
+			pdcm_halfopen_add(conn->matched, &conn->halfopen);
 		conn->local_qpn = param->qp_num;
 		conn->rq_psn = param->starting_psn;
 		conn->responder_resources = param->responder_resources;
 		conn->initiator_depth = param->initiator_depth;
-		conn->rnr_retry_count = param->rnr_retry_count;
 		/*
+		 * Not the RNR retry count: the REP's is for the peer's QP,
+		 * ours keeps the REQ's, as IBA and ib_cm have it.
+		 *
 		 * The backlog slot stays taken until the RTU (or whatever
 		 * ends REP_SENT): half-open connections are bounded by the
 		 * backlog, not by how many REQs a peer sends and never
@@ -687,13 +774,80 @@ int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 }
 EXPORT_SYMBOL_NS_GPL(pdcm_send_rep, PDCM);
 
+static void pdcm_halfopen_get(struct pdcm_halfopen *h)
+{
+	pdcm_conn_get(container_of(h, struct pdcm_conn, halfopen));
+}
+
+/**
+ * pdcm_halfopen_evict() - make room in a full backlog for a new request
+ * @l: the listen the request matched, its backlog full
+ * @port: the port it arrived on (its counters)
+ *
+ * Takes the oldest half-open connection of @l's backlog whose REP has
+ * gone unanswered for pdcm_halfopen_evict_ms and frees its slot now; the
+ * connection then ends as if its REP had run out of retries, on its own
+ * event list: its peer gets REJ TIMEOUT and its ULP PDCM_REP_ERROR
+ * (pdcm_send_error_work()) -- unless an RTU overtakes that, and the
+ * connection is established after all, without a slot, as it would be
+ * once established anyway.
+ *
+ * Context: any context that may take a spinlock (the receive handler).
+ * Return: true if a slot was freed (the caller may admit again).
+ */
+bool pdcm_halfopen_evict(struct pdcm_listen *l, struct pdcm_port *port)
+{
+	unsigned int ms = READ_ONCE(pdcm_halfopen_evict_ms);
+	struct pdcm_listen *matched = NULL;
+	struct pdcm_halfopen *h;
+	struct pdcm_conn *conn;
+	unsigned long flags;
+	int tries;
+
+	/* a few: the oldest may just have been answered (RTU, MRA) */
+	for (tries = 0; ms && !matched && tries < 4; tries++) {
+		h = pdcm_halfopen_oldest(l, msecs_to_jiffies(ms),
+					 pdcm_halfopen_get);
+		if (!h)
+			break;
+		conn = container_of(h, struct pdcm_conn, halfopen);
+		spin_lock_irqsave(&conn->lock, flags);
+		/* REP_SENT only: a peer that sent MRA has answered */
+		if (conn->id.state == PDCM_REP_SENT && conn->msg &&
+		    conn->matched) {
+			pdcm_cancel(conn);
+			conn->msg = NULL;	/* its completion is no timeout now */
+			conn->err_status = IB_WC_RESP_TIMEOUT_ERR;
+			conn->err_gen = conn->msg_gen;
+			conn->evicted = true;
+			matched = pdcm_take_matched(conn);
+		}
+		spin_unlock_irqrestore(&conn->lock, flags);
+		if (matched) {
+			pdcm_slot_free(matched);
+			atomic_long_inc(&port->cnt.backlog_evicted);
+			trace_pdcm_drop(PDCM_ATTR_REP,
+					be32_to_cpu(conn->id.local_id),
+					"evicted from a full backlog");
+			pdcm_conn_post(conn, &conn->err_ev);
+		}
+		pdcm_conn_put(conn);
+	}
+	return matched;
+}
+
+/* The QPN a REP connects us to: an XRC target's is in Local EECN (A14). */
+static u32 pdcm_rep_qpn(const struct pdcm_conn *conn, const struct pdcm_rep *rep)
+{
+	return conn->qp_type == IB_QPT_XRC_INI ? rep->local_eecn :
+						 rep->local_qpn;
+}
+
 static void pdcm_rep_to_conn(struct pdcm_conn *conn, const struct pdcm_rep *rep)
 {
 	conn->id.remote_id = cpu_to_be32(rep->local_comm_id);
 	conn->remote_ca_guid = rep->local_ca_guid;
-	/* an XRC target's QPN is in Local EECN (A14) */
-	conn->remote_qpn = conn->qp_type == IB_QPT_XRC_INI ? rep->local_eecn :
-							      rep->local_qpn;
+	conn->remote_qpn = pdcm_rep_qpn(conn, rep);
 	conn->sq_psn = rep->starting_psn;
 	/* the peer's CA ACKs within its target ACK delay (capped) */
 	conn->local_ack_timeout =
@@ -726,6 +880,30 @@ static void pdcm_dup_rep(struct pdcm_conn *conn)
 	spin_unlock_irq(&conn->lock);
 }
 
+/*
+ * The conn already connected to the QP a REP names (with a reference), or
+ * NULL once @conn is in the remote QP table under it.  Nothing else of
+ * @conn changes: a stale REP is answered, not taken.
+ */
+static struct pdcm_conn *pdcm_rep_stale(struct pdcm_conn *conn,
+					const struct pdcm_rep *rep)
+	__must_hold(&conn->lock)
+{
+	u64 guid = conn->remote_ca_guid;
+	u32 qpn = conn->remote_qpn;
+	struct pdcm_conn *stale;
+
+	lockdep_assert_held(&conn->lock);
+	conn->remote_ca_guid = rep->local_ca_guid;
+	conn->remote_qpn = pdcm_rep_qpn(conn, rep);
+	stale = pdcm_remote_qp_insert(conn);
+	if (stale) {
+		conn->remote_ca_guid = guid;
+		conn->remote_qpn = qpn;
+	}
+	return stale;
+}
+
 void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 		 const struct pdcm_msg *msg)
 {
@@ -753,20 +931,21 @@ void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 	}
 	spin_lock_irq(&conn->lock);
 	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_RX_REP);
-	if (ret >= 0) {
+	if (ret >= 0)
+		stale = pdcm_rep_stale(conn, rep);
+	if (ret >= 0 && !stale) {
 		pdcm_cancel(conn);
 		pdcm_rep_to_conn(conn, rep);
 		pdcm_fsm_step(conn, PDCM_EV_RX_REP);
 		/*
-		 * Into the remote tables before the lock is dropped: a
-		 * pdcm_send_rej() from another thread unlinks after its own
-		 * step, so it can no longer come between the step and the
-		 * inserts and leave an IDLE id linked (with its keys
-		 * rewritten, and the node linked twice, when it is reused).
+		 * Into the remote ID table before the lock is dropped (the
+		 * remote QP table has it already): a pdcm_send_rej() from
+		 * another thread unlinks after its own step, so it can no
+		 * longer come between the step and the inserts and leave an
+		 * IDLE id linked (with its keys rewritten, and the node linked
+		 * twice, when it is reused).
 		 */
-		stale = pdcm_remote_qp_insert(conn);
-		if (!stale)
-			dup = pdcm_remote_id_insert(conn);
+		dup = pdcm_remote_id_insert(conn);
 	}
 	spin_unlock_irq(&conn->lock);
 	if (dup)
@@ -776,16 +955,23 @@ void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 		return;
 	}
 	if (stale) {
+		struct pdcm_msg m;
+
 		/*
 		 * The peer's QP is still connected to us on @stale: both are
-		 * stale, as for a REQ (pdcm_req_work()): @stale is told to go.
+		 * stale, as for a REQ (pdcm_req_work()).  As ib_cm: the REP
+		 * gets REJ STALE_CONN and @stale a DREQ, and our id stays in
+		 * REQ_SENT, its REQ retried, until the REQ times out
+		 * (PDCM_REQ_ERROR: for rdma_cm, unreachable, not rejected).
 		 */
+		atomic_long_inc(&rx->port->cnt.rx_dropped);
+		trace_pdcm_drop(PDCM_ATTR_REP, rep->remote_comm_id, "stale QP");
+		pdcm_rej_msg(&m, msg->hdr.tid, rep->remote_comm_id,
+			     rep->local_comm_id, PDCM_MSG_RESPONSE_REP,
+			     PDCM_REJ_STALE_CONN, NULL, 0, NULL, 0);
+		pdcm_reply(rx, &m);
 		pdcm_send_dreq(&stale->id, NULL, 0);
 		pdcm_conn_put(stale);
-		pdcm_send_rej(&conn->id, PDCM_REJ_STALE_CONN, NULL, 0, NULL, 0);
-		ev.event = PDCM_REJ_RECEIVED;
-		ev.param.rej_rcvd.reason = PDCM_REJ_STALE_CONN;
-		pdcm_deliver(conn, &ev);
 		return;
 	}
 
@@ -798,6 +984,8 @@ void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 	p->target_ack_delay = rep->target_ack_delay;
 	p->failover_accepted = rep->failover_accepted;
 	p->flow_control = rep->end_to_end_flow_control;
+	p->ece.vendor_id = rep->vendor_id;
+	p->ece.attr_mod = msg->hdr.attr_mod;
 	p->rnr_retry_count = rep->rnr_retry_count;
 	p->srq = rep->srq;
 	ev.private_data = rep->private_data;

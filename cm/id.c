@@ -142,6 +142,7 @@ struct pdcm_conn *pdcm_conn_alloc(struct ib_device *device,
 	INIT_WORK(&conn->free_work, pdcm_conn_free_work);
 	INIT_WORK(&conn->ev_work, pdcm_conn_ev_work);
 	INIT_LIST_HEAD(&conn->events);
+	INIT_LIST_HEAD(&conn->halfopen.node);
 	INIT_LIST_HEAD(&conn->err_ev.node);
 	conn->err_ev.kind = PDCM_EV_KIND_SEND_ERROR;
 	INIT_LIST_HEAD(&conn->tw_ev.node);

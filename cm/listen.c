@@ -10,6 +10,7 @@
 #include <linux/build_bug.h>
 #include <linux/export.h>
 #include <linux/jhash.h>
+#include <linux/jiffies.h>
 #include <linux/limits.h>
 #include <linux/list.h>
 #include <linux/lockdep.h>
@@ -19,6 +20,7 @@
 #include <linux/rhashtable.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/xarray.h>
 
@@ -84,12 +86,11 @@ struct pdcm_listen {
 	/* Backlog and its counters, written on every admitted REQ. */
 	atomic64_t delivered;
 	atomic64_t dropped;
-	struct pdcm_backlog *bl;	/* &own or a shared group */
+	struct pdcm_backlog *bl;	/* its own or a shared group */
 
 	/* Set at insert, constant after. */
 	void *context;
 	void (*release)(void *context);
-	struct pdcm_backlog own;
 	u32 flags;
 	u32 sid_index;
 	bool assigned;			/* service ID came from the table */
@@ -330,6 +331,21 @@ static int pdcm_backlog_limit(unsigned int limit, unsigned int dflt)
 	return limit > INT_MAX ? -EINVAL : limit;
 }
 
+static struct pdcm_backlog *pdcm_backlog_alloc(int limit)
+{
+	struct pdcm_backlog *bl;
+
+	bl = pdcm_fail() ? NULL : kzalloc(sizeof(*bl), GFP_KERNEL);
+	if (!bl)
+		return NULL;
+	atomic_set(&bl->pending, 0);
+	bl->limit = limit;
+	refcount_set(&bl->ref, 1);
+	spin_lock_init(&bl->lock);
+	INIT_LIST_HEAD(&bl->halfopen);
+	return bl;
+}
+
 /**
  * pdcm_backlog_create() - create a backlog shared by several listens
  * @limit: most requests delivered and not yet answered, over all listens
@@ -350,12 +366,10 @@ struct pdcm_backlog *pdcm_backlog_create(unsigned int limit)
 
 	if (lim < 0)
 		return ERR_PTR(lim);
-	bl = pdcm_fail() ? NULL : kzalloc(sizeof(*bl), GFP_KERNEL);
+	bl = pdcm_backlog_alloc(lim);
 	if (!bl)
 		return ERR_PTR(-ENOMEM);
-	atomic_set(&bl->pending, 0);
-	bl->limit = lim;
-	refcount_set(&bl->ref, 1);
+	bl->group = true;
 	return bl;
 }
 EXPORT_SYMBOL_NS_GPL(pdcm_backlog_create, PDCM);
@@ -462,8 +476,7 @@ void pdcm_listen_put(struct pdcm_listen *l)
 		return;
 	if (l->release)
 		l->release(l->context);
-	if (l->bl != &l->own)
-		pdcm_backlog_put(l->bl);
+	pdcm_backlog_put(l->bl);
 	kfree_rcu(l, rcu);
 }
 EXPORT_SYMBOL_PDCM_TESTS(pdcm_listen_put);
@@ -568,6 +581,94 @@ void pdcm_listen_get_stats(const struct pdcm_listen *l,
 	stats->limit = l->bl->limit;
 }
 EXPORT_SYMBOL_PDCM_TESTS(pdcm_listen_get_stats);
+
+/**
+ * pdcm_listen_pressed() - whether a listen's backlog is three quarters full
+ * @l: the listen
+ *
+ * Context: Any context.
+ * Return: true when at least 3/4 of the backlog's slots are taken.
+ */
+bool pdcm_listen_pressed(const struct pdcm_listen *l)
+{
+	const struct pdcm_backlog *bl = l->bl;
+
+	return (s64)atomic_read(&bl->pending) * 4 >= (s64)bl->limit * 3;
+}
+EXPORT_SYMBOL_PDCM_TESTS(pdcm_listen_pressed);
+
+/**
+ * pdcm_halfopen_add() - a connection holding a slot of @l sent its REP
+ * @l: the listen whose slot it holds
+ * @h: its entry, not on any list
+ *
+ * Context: Any context; nests inside the connection's lock.
+ * Return: nothing.
+ */
+void pdcm_halfopen_add(struct pdcm_listen *l, struct pdcm_halfopen *h)
+{
+	struct pdcm_backlog *bl = l->bl;
+	unsigned long flags;
+
+	spin_lock_irqsave(&bl->lock, flags);
+	h->since = jiffies;
+	list_add_tail(&h->node, &bl->halfopen);
+	spin_unlock_irqrestore(&bl->lock, flags);
+}
+EXPORT_SYMBOL_PDCM_TESTS(pdcm_halfopen_add);
+
+/**
+ * pdcm_halfopen_del() - take a connection off its backlog's half-open list
+ * @l: the listen whose slot it holds
+ * @h: its entry, on the list or not (taken by pdcm_halfopen_oldest())
+ *
+ * Context: Any context; nests inside the connection's lock.
+ * Return: nothing.
+ */
+void pdcm_halfopen_del(struct pdcm_listen *l, struct pdcm_halfopen *h)
+{
+	struct pdcm_backlog *bl = l->bl;
+	unsigned long flags;
+
+	spin_lock_irqsave(&bl->lock, flags);
+	list_del_init(&h->node);
+	spin_unlock_irqrestore(&bl->lock, flags);
+}
+EXPORT_SYMBOL_PDCM_TESTS(pdcm_halfopen_del);
+
+/**
+ * pdcm_halfopen_oldest() - take the oldest half-open entry of @l's backlog
+ * @l: the listen a request matched
+ * @min_age: only an entry at least this old (jiffies)
+ * @get: called on the entry under the backlog's lock, where its owner
+ *	cannot yet be gone (it leaves the list before it ends): take a
+ *	reference on it there
+ *
+ * Context: Any context.
+ * Return: the entry, off the list, or NULL when the oldest is younger
+ * than @min_age or there is none.
+ */
+struct pdcm_halfopen *pdcm_halfopen_oldest(struct pdcm_listen *l,
+					   unsigned long min_age,
+					   void (*get)(struct pdcm_halfopen *h))
+{
+	struct pdcm_backlog *bl = l->bl;
+	struct pdcm_halfopen *h;
+	unsigned long flags;
+
+	spin_lock_irqsave(&bl->lock, flags);
+	h = list_first_entry_or_null(&bl->halfopen, struct pdcm_halfopen,
+				     node);
+	if (h && time_before(jiffies, h->since + min_age))
+		h = NULL;
+	if (h) {
+		list_del_init(&h->node);
+		get(h);
+	}
+	spin_unlock_irqrestore(&bl->lock, flags);
+	return h;
+}
+EXPORT_SYMBOL_PDCM_TESTS(pdcm_halfopen_oldest);
 
 /* ---- subtables ------------------------------------------------------- */
 
@@ -842,12 +943,19 @@ struct pdcm_listen *pdcm_ltab_insert(struct pdcm_ltab *t,
 	l->context = context;
 	l->release = t->release;
 	l->flags = attr->flags;
-	atomic_set(&l->own.pending, 0);
-	l->own.limit = lim;
-	l->bl = &l->own;
 	if (attr->backlog_group) {
 		refcount_inc(&attr->backlog_group->ref);
 		l->bl = attr->backlog_group;
+	} else {
+		/*
+		 * Its own backlog is allocated too, not embedded, so that a
+		 * listen stays a kmalloc-256 object (below) while a backlog
+		 * keeps its half-open list.
+		 */
+		l->bl = pdcm_backlog_alloc(lim);
+		ret = -ENOMEM;
+		if (!l->bl)
+			goto free;
 	}
 
 	mutex_lock(&t->lock);
@@ -897,8 +1005,7 @@ unassign:
 		xa_erase(&t->sids, l->sid_index);
 unlock:
 	mutex_unlock(&t->lock);
-	if (l->bl != &l->own)
-		pdcm_backlog_put(l->bl);
+	pdcm_backlog_put(l->bl);
 free:
 	kfree(l);
 	return ERR_PTR(ret);
@@ -1096,7 +1203,7 @@ void pdcm_ltab_show(struct seq_file *m, struct pdcm_ltab *t)
 				   (s64)atomic64_read(&l->delivered),
 				   (s64)atomic64_read(&l->dropped),
 				   atomic_read(&l->bl->pending), l->bl->limit,
-				   l->bl == &l->own ? "" : " (group)",
+				   l->bl->group ? " (group)" : "",
 				   l->flags);
 		}
 	}

@@ -123,6 +123,8 @@
 #include <linux/types.h>
 #include <linux/atomic.h>
 #include <linux/refcount.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
 #include <kunit/visibility.h>
 #include <rdma/pdcm.h>
 
@@ -151,13 +153,31 @@ struct pdcm_listen;
  * @pending: requests delivered and not yet answered
  * @limit: most @pending allowed, 1..INT_MAX
  * @ref: references; a listen holds one on its shared group
+ * @group: made by pdcm_backlog_create(), to be shared (else a listen's own)
+ * @lock: protects @halfopen
+ * @halfopen: the connections holding a slot whose REP is out and not yet
+ *	answered, oldest first (struct pdcm_halfopen): whom a new request
+ *	may evict when @pending is at @limit
  *
- * Every listen has one: either its own, embedded, or a shared group.
+ * Every listen has one: either its own or a shared group.
  */
 struct pdcm_backlog {
 	atomic_t pending;
 	int limit;
 	refcount_t ref;
+	bool group;
+	spinlock_t lock;		/* @halfopen */
+	struct list_head halfopen;
+};
+
+/**
+ * struct pdcm_halfopen - a connection's place among its backlog's half-open
+ * @node: entry in pdcm_backlog.halfopen; empty when not on it
+ * @since: jiffies when it was added (its REP first went out)
+ */
+struct pdcm_halfopen {
+	struct list_head node;
+	unsigned long since;
 };
 
 /**
@@ -217,5 +237,11 @@ enum pdcm_admit pdcm_listen_admit(struct pdcm_listen *l);
 void pdcm_listen_retire(struct pdcm_listen *l);
 void pdcm_listen_get_stats(const struct pdcm_listen *l,
 			   struct pdcm_listen_stats *stats);
+bool pdcm_listen_pressed(const struct pdcm_listen *l);
+void pdcm_halfopen_add(struct pdcm_listen *l, struct pdcm_halfopen *h);
+void pdcm_halfopen_del(struct pdcm_listen *l, struct pdcm_halfopen *h);
+struct pdcm_halfopen *pdcm_halfopen_oldest(struct pdcm_listen *l,
+					   unsigned long min_age,
+					   void (*get)(struct pdcm_halfopen *h));
 
 #endif /* _PDCM_LISTEN_H */

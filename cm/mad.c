@@ -24,6 +24,7 @@
 #include "cm.h"
 #include "device.h"
 #include "fault.h"
+#include "listen.h"
 #include "mad.h"
 #include "trace.h"
 
@@ -249,24 +250,87 @@ out:
 	return ret;
 }
 
-static int pdcm_mad_peer_av(struct pdcm_conn *conn, const struct pdcm_rx *rx)
+/**
+ * pdcm_mad_set_av() - make @av @conn's address
+ * @conn: the conn
+ * @av: an address whose references (its sgid_attr) become @conn's, or
+ *	are dropped if @conn cannot take it
+ * @pkey_index: the P_Key index that goes with it
+ *
+ * Under @conn->lock, as pdcm_conns_release_avs() drops conns' addresses
+ * when their device goes; and only while the port still has its agent:
+ * that release runs once the agent is gone, so an address made by a
+ * connect racing it is dropped here instead of left behind with its GID
+ * table reference.  The address it replaces is dropped outside the lock.
+ *
+ * Context: any context that may take a spinlock; @conn->lock not held.
+ * Return: 0, or -ENODEV if the port has lost its agent.
+ */
+int pdcm_mad_set_av(struct pdcm_conn *conn, struct rdma_ah_attr *av,
+		    u16 pkey_index)
+{
+	struct pdcm_port *port = conn->port;
+	struct rdma_ah_attr old;
+	bool drop_old = false;
+	unsigned long flags;
+	bool live;
+
+	spin_lock_irqsave(&conn->lock, flags);
+	read_lock(&port->agent_lock);
+	live = port->agent;
+	read_unlock(&port->agent_lock);
+	if (live) {
+		if (conn->ah_valid) {
+			old = conn->ah_attr;
+			drop_old = true;
+		}
+		conn->ah_attr = *av;
+		conn->ah_valid = true;
+		conn->pkey_index = pkey_index;
+	}
+	spin_unlock_irqrestore(&conn->lock, flags);
+	if (drop_old)
+		rdma_destroy_ah_attr(&old);
+	if (!live)
+		rdma_destroy_ah_attr(av);
+	return live ? 0 : -ENODEV;
+}
+EXPORT_SYMBOL_PDCM_TESTS(pdcm_mad_set_av);
+
+static int pdcm_mad_peer_av(struct pdcm_conn *conn, const struct pdcm_rx *rx,
+			    struct sa_path_rec *path)
 {
 	struct pdcm_port *port = rx->port;
+	const struct ib_global_route *grh;
+	struct rdma_ah_attr reply, av;
 	int ret;
 
 	ret = ib_init_ah_attr_from_wc(port->dev->ibdev, port->port_num, &rx->wc,
 				      rx->wc.wc_flags & IB_WC_GRH ? &rx->grh : NULL,
-				      &conn->ah_attr);
+				      &reply);
 	if (ret)
 		return ret;
-	conn->ah_valid = true;
-	conn->pkey_index = rx->wc.pkey_index;
-	return 0;
+	if (!path)
+		return pdcm_mad_set_av(conn, &reply, rx->wc.pkey_index);
+	grh = rdma_ah_read_grh(&reply);
+	if (reply.type == RDMA_AH_ATTR_TYPE_ROCE) {
+		path->rec_type = sa_conv_gid_to_pathrec_type(grh->sgid_attr->gid_type);
+		sa_path_set_dmac(path, reply.roce.dmac);
+	}
+	path->hop_limit = grh->hop_limit;
+	ret = ib_init_ah_attr_from_path(port->dev->ibdev, port->port_num, path,
+					&av, grh->sgid_attr);
+	rdma_destroy_ah_attr(&reply);
+	if (ret)
+		return ret;
+	return pdcm_mad_set_av(conn, &av, rx->wc.pkey_index);
 }
 
-static int pdcm_mad_path_av(struct pdcm_conn *conn, struct sa_path_rec *path)
+static int pdcm_mad_path_av(struct pdcm_conn *conn, struct sa_path_rec *path,
+			    const struct ib_gid_attr *sgid_attr)
 {
 	struct pdcm_port *port = conn->port;
+	struct rdma_ah_attr av;
 	u16 index;
 	int ret;
 
@@ -274,17 +338,11 @@ static int pdcm_mad_path_av(struct pdcm_conn *conn, struct sa_path_rec *path)
 	if (ib_find_cached_pkey(port->dev->ibdev, port->port_num,
 				be16_to_cpu(path->pkey), &index))
 		return -EINVAL;
-	if (conn->ah_valid) {
-		rdma_destroy_ah_attr(&conn->ah_attr);
-		conn->ah_valid = false;
-	}
 	ret = ib_init_ah_attr_from_path(port->dev->ibdev, port->port_num, path,
-					&conn->ah_attr, NULL);
+					&av, sgid_attr);
 	if (ret)
 		return ret;
-	conn->ah_valid = true;
-	conn->pkey_index = index;
-	return 0;
+	return pdcm_mad_set_av(conn, &av, index);
 }
 
 const struct pdcm_transport_ops pdcm_mad_ops = {

@@ -12,6 +12,7 @@
 #include <rdma/ib_cache.h>
 
 #include "cm.h"
+#include "compat.h"
 #include "device.h"
 
 /**
@@ -47,9 +48,9 @@ void pdcm_path_to_wire(struct sa_path_rec *path, struct pdcm_path *w,
 }
 
 /**
- * pdcm_wire_to_path() - a REQ's primary path, from the receiver's side
+ * pdcm_wire_to_path() - a REQ's path, from the receiver's side
  * @w: the REQ's path fields
- * @req: the REQ (P_Key, MTU)
+ * @req: the REQ (P_Key, MTU, service ID)
  * @roce: the receiving port is RoCE
  * @path: filled in, source and destination swapped
  *
@@ -60,6 +61,7 @@ void pdcm_wire_to_path(const struct pdcm_path *w, const struct pdcm_req *req,
 {
 	memset(path, 0, sizeof(*path));
 	path->rec_type = roce ? SA_PATH_REC_TYPE_ROCE_V2 : SA_PATH_REC_TYPE_IB;
+	path->service_id = cpu_to_be64(req->service_id);
 	path->sgid = w->remote_gid;
 	path->dgid = w->local_gid;
 	if (!roce) {
@@ -78,6 +80,50 @@ void pdcm_wire_to_path(const struct pdcm_path *w, const struct pdcm_req *req,
 	path->rate = w->packet_rate;
 	path->packet_life_time_selector = IB_SA_EQ;
 	path->packet_life_time = w->local_ack_timeout ? w->local_ack_timeout - 1 : 0;
+}
+
+/**
+ * pdcm_req_path() - a REQ's primary path as the receiving side uses it
+ * @req: the REQ
+ * @wc: how it arrived (source LID, SL, destination path bits)
+ * @roce: the receiving port is RoCE
+ * @path: filled in, in the receiver's terms (pdcm_wire_to_path())
+ *
+ * This path, not the packet, becomes the passive side's address -- for
+ * its MADs and for its QP -- so that the QP gets the traffic class, flow
+ * label, SL and rate the active side asked for (on RoCE the received
+ * GRH's traffic class is the network's, not the request's).  The
+ * transport completes it from the packet (mad.c: the GID entry, the
+ * peer's MAC, the hop limit), as ib_cm does.
+ *
+ * On InfiniBand a REQ that crossed a router (its path not subnet local)
+ * may name either end by the permissive LID, which only the packet can
+ * resolve: the sender's is the packet's source LID, with the packet's SL,
+ * and ours its destination path bits (ib_cm's reading).  MADs always go
+ * back to the packet's source LID, the router's for a routed REQ; the QP
+ * sends to the REQ's local port LID (@return).
+ *
+ * Context: any.
+ * Return: the LID the QP sends to (InfiniBand), or 0 (RoCE).
+ */
+u16 pdcm_req_path(const struct pdcm_req *req, const struct ib_wc *wc,
+		  bool roce, struct sa_path_rec *path)
+{
+	struct pdcm_path w = req->primary_path;
+
+	if (!roce && !w.subnet_local) {
+		if (w.local_lid == be16_to_cpu(IB_LID_PERMISSIVE)) {
+			w.local_lid = wc->slid;
+			w.sl = wc->sl;
+		}
+		if (w.remote_lid == be16_to_cpu(IB_LID_PERMISSIVE))
+			w.remote_lid = wc->dlid_path_bits;
+	}
+	pdcm_wire_to_path(&w, req, roce, path);
+	if (roce)
+		return 0;
+	sa_path_set_dlid(path, wc->slid);
+	return w.local_lid;
 }
 
 /**
@@ -230,6 +276,12 @@ out:
 }
 EXPORT_SYMBOL_NS_GPL(pdcm_resolve_path, PDCM);
 
+static int pdcm_flush_access(const struct ib_device *dev)
+{
+	return dev->attrs.device_cap_flags & PDCM_DEVICE_FLUSH ?
+	       PDCM_ACCESS_FLUSH : 0;
+}
+
 static bool pdcm_state_in(enum pdcm_state s, const enum pdcm_state *set, int n)
 {
 	while (n--)
@@ -295,9 +347,11 @@ int pdcm_init_qp_attr(struct pdcm_id *id, struct ib_qp_attr *attr, int *mask)
 		*mask = IB_QP_STATE | IB_QP_ACCESS_FLAGS | IB_QP_PKEY_INDEX |
 			IB_QP_PORT;
 		attr->qp_access_flags = IB_ACCESS_REMOTE_WRITE;
+		/* and FLUSH where the device has it, as ib_cm since 6.2 */
 		if (conn->responder_resources)
 			attr->qp_access_flags |= IB_ACCESS_REMOTE_READ |
-						 IB_ACCESS_REMOTE_ATOMIC;
+						 IB_ACCESS_REMOTE_ATOMIC |
+						 pdcm_flush_access(id->device);
 		attr->pkey_index = conn->pkey_index;
 		attr->port_num = conn->port->port_num;
 		break;
@@ -309,6 +363,10 @@ int pdcm_init_qp_attr(struct pdcm_id *id, struct ib_qp_attr *attr, int *mask)
 		*mask = IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
 			IB_QP_DEST_QPN | IB_QP_RQ_PSN;
 		attr->ah_attr = conn->ah_attr;
+		if (attr->ah_attr.type == RDMA_AH_ATTR_TYPE_IB &&
+		    conn->datapath_dlid &&
+		    conn->datapath_dlid != be16_to_cpu(IB_LID_PERMISSIVE))
+			rdma_ah_set_dlid(&attr->ah_attr, conn->datapath_dlid);
 		attr->path_mtu = conn->path_mtu;
 		attr->dest_qp_num = conn->remote_qpn;
 		attr->rq_psn = conn->rq_psn;

@@ -698,6 +698,9 @@ static void pdcm_rx_req(const struct pdcm_rx *rx, const struct pdcm_msg *msg,
 		return;
 	}
 	admit = pdcm_listen_admit(l);
+	/* full of REPs nobody answers (a flood): the oldest makes room */
+	if (admit != PDCM_ADMIT_DELIVER && pdcm_halfopen_evict(l, rx->port))
+		admit = pdcm_listen_admit(l);
 	if (admit != PDCM_ADMIT_DELIVER) {
 		trace_pdcm_drop(msg->hdr.attr_id, req_id, "backlog full");
 		if (admit == PDCM_ADMIT_REJECT && !sidr) {

@@ -39,7 +39,7 @@ int pdcm_send_sidr_req(struct pdcm_id *id, const struct pdcm_sidr_req_param *par
 	    (param->private_data_len && !param->private_data))
 		return -EINVAL;
 	ret = pdcm_active_begin(conn, PDCM_EV_SEND_SIDR_REQ, param->port,
-				param->path);
+				param->path, param->sgid_attr);
 	if (ret)
 		return ret;
 	m = pdcm_fail() ? NULL : kzalloc(sizeof(*m), GFP_KERNEL);
@@ -151,7 +151,7 @@ bool pdcm_sidr_req_work(struct pdcm_listen *l, const struct pdcm_rx *rx,
 		pdcm_conn_destroy(conn, false);
 		return false;
 	}
-	if (rx->port->ops->peer_av(conn, rx)) {
+	if (rx->port->ops->peer_av(conn, rx, NULL)) {
 		pdcm_conn_destroy(conn, false);
 		return false;
 	}
@@ -197,12 +197,15 @@ int pdcm_send_sidr_rep(struct pdcm_id *id, const struct pdcm_sidr_rep_param *par
 	    param->info_length > PDCM_SIDR_REP_INFO_SIZE ||
 	    (param->info_length && !param->info) ||
 	    param->private_data_len > PDCM_SIDR_REP_PDATA_SIZE ||
-	    (param->private_data_len && !param->private_data))
+	    (param->private_data_len && !param->private_data) ||
+	    param->ece.vendor_id >> 16)
 		return -EINVAL;
 	m = pdcm_fail() ? NULL : kzalloc(sizeof(*m), GFP_ATOMIC);
 	if (!m)
 		return -ENOMEM;
 	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_SIDR_REP, conn->tid);
+	m->hdr.attr_mod = param->ece.attr_mod;	/* ECE, as ib_cm */
+	m->sidr_rep.vendor_id = param->ece.vendor_id;
 	m->sidr_rep.request_id = be32_to_cpu(conn->id.remote_id);
 	m->sidr_rep.status = param->status;
 	m->sidr_rep.qpn = param->qp_num;

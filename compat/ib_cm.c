@@ -375,6 +375,8 @@ static void ibcm_req_param(struct ibcm_id *me, struct ibcm_id *listener,
 	q->retry_count = p->retry_count;
 	q->rnr_retry_count = p->rnr_retry_count;
 	q->srq = p->srq;
+	q->ece.vendor_id = p->ece.vendor_id;
+	q->ece.attr_mod = p->ece.attr_mod;
 }
 
 static void ibcm_rep_param(const struct pdcm_rep_event_param *p,
@@ -391,6 +393,8 @@ static void ibcm_rep_param(const struct pdcm_rep_event_param *p,
 	q->flow_control = p->flow_control;
 	q->rnr_retry_count = p->rnr_retry_count;
 	q->srq = p->srq;
+	q->ece.vendor_id = p->ece.vendor_id;
+	q->ece.attr_mod = p->ece.attr_mod;
 }
 
 static void ibcm_params(struct ibcm_id *me, struct ibcm_id *listener,
@@ -538,8 +542,8 @@ static int ibcm_port_of(struct ib_device *device, struct sa_path_rec *path,
 /**
  * ib_send_cm_req() - send a connection request (active side)
  * @cm_id: an id in IB_CM_IDLE
- * @param: the request; @param->alternate_path, the OPA inbound/outbound
- *	paths and @param->ece are not sent (Documentation/ibcm.rst)
+ * @param: the request; @param->alternate_path and the OPA inbound and
+ *	outbound paths are not sent (Documentation/ibcm.rst)
  *
  * Context: process context; may sleep.
  * Return: 0 (the id is in IB_CM_REQ_SENT); -EINVAL in the wrong state or
@@ -559,6 +563,7 @@ int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 	if (ret)
 		return ret;
 	p.primary_path = param->primary_path;
+	p.sgid_attr = param->ppath_sgid_attr;
 	p.service_id = param->service_id;
 	p.qp_num = param->qp_num;
 	p.qp_type = param->qp_type;
@@ -574,6 +579,8 @@ int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 	p.rnr_retry_count = param->rnr_retry_count;
 	p.max_cm_retries = param->max_cm_retries;
 	p.srq = param->srq;
+	p.ece.vendor_id = param->ece.vendor_id;
+	p.ece.attr_mod = param->ece.attr_mod;
 	ret = pdcm_send_req(me->pd, &p);
 	ibcm_sync(me);
 	return ret;
@@ -583,7 +590,7 @@ EXPORT_SYMBOL(ib_send_cm_req);
 /**
  * ib_send_cm_rep() - accept a connection request (passive side)
  * @cm_id: an id in IB_CM_REQ_RCVD or IB_CM_MRA_REQ_SENT
- * @param: the reply; @param->ece is not sent
+ * @param: the reply
  *
  * Context: any context that may take a spinlock.
  * Return: 0 (the id is in IB_CM_REP_SENT); -EINVAL in the wrong state or
@@ -607,6 +614,8 @@ int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param)
 	p.flow_control = param->flow_control;
 	p.rnr_retry_count = param->rnr_retry_count;
 	p.srq = param->srq;
+	p.ece.vendor_id = param->ece.vendor_id;
+	p.ece.attr_mod = param->ece.attr_mod;
 	ret = pdcm_send_rep(me->pd, &p);
 	ibcm_sync(me);
 	return ret;
@@ -756,6 +765,7 @@ int ib_send_cm_sidr_req(struct ib_cm_id *cm_id,
 	if (ret)
 		return ret;
 	p.path = param->path;
+	p.sgid_attr = param->sgid_attr;
 	p.service_id = param->service_id;
 	p.timeout_ms = min_t(unsigned long, param->timeout_ms, UINT_MAX);
 	p.max_cm_retries = param->max_cm_retries;
@@ -770,7 +780,8 @@ EXPORT_SYMBOL(ib_send_cm_sidr_req);
 /**
  * ib_send_cm_sidr_rep() - answer a SIDR request (passive side)
  * @cm_id: an id in IB_CM_SIDR_REQ_RCVD
- * @param: the answer; @param->ece is not sent
+ * @param: the answer (of @param->ece.vendor_id the low 16 bits, as
+ *	ib_cm sends them)
  *
  * Context: any context that may take a spinlock.
  * Return: 0 (the id is IB_CM_IDLE); -EINVAL in the wrong state or for bad
@@ -792,6 +803,9 @@ int ib_send_cm_sidr_rep(struct ib_cm_id *cm_id,
 	p.info_length = param->info_length;
 	p.private_data = param->private_data;
 	p.private_data_len = param->private_data_len;
+	/* the low 16 bits of the vendor ID, as ib_cm puts them in a SIDR_REP */
+	p.ece.vendor_id = param->ece.vendor_id & 0xffff;
+	p.ece.attr_mod = param->ece.attr_mod;
 	ret = pdcm_send_sidr_rep(me->pd, &p);
 	ibcm_sync(me);
 	return ret;

@@ -55,6 +55,13 @@ tools+=("$R/usr/bin/cmdemux")
 # The fail-nth driver of the faults scenario (tests/faults).
 gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/failnth" \
 	"$PDCM_TOP/tests/faults/failnth.c"
+# The ibcm scenarios' probes of the wire (tests/wire): RoCE traffic
+# classes, and ECE through rdma_cm.
+gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/rocetos" \
+	"$PDCM_TOP/tests/wire/rocetos.c"
+gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/ecetest" \
+	"$PDCM_TOP/tests/wire/ecetest.c" -lrdmacm
+tools+=("$R/usr/bin/ecetest")
 for l in $(ldd "${tools[@]}" "$prov" 2>/dev/null |
 	   awk '/=>/ && $3 ~ /^\// {print $3} /^\t\/lib64/ {print $1}' | sort -u); do
 	case $l in

@@ -279,6 +279,20 @@ struct pdcm_addr_info {
 struct pdcm_id;
 
 /**
+ * struct pdcm_ece - enhanced connection establishment (ECE) options
+ * @vendor_id: whose options they are: 24 bits (an IEEE OUI) in REQ and
+ *	REP, the low 16 in SIDR_REP, as ib_cm sends them; 0: none
+ * @attr_mod: the options, carried in the MAD header's attribute modifier
+ *
+ * pdcm carries them and does not read them: what they mean is between
+ * the two ends' ULPs (rdma_cm's rdma_set_local_ece()).
+ */
+struct pdcm_ece {
+	u32 vendor_id;
+	u32 attr_mod;
+};
+
+/**
  * struct pdcm_req_event_param - a REQ, in the receiver's terms
  * @listen_id: the listen that matched (most specific)
  * @listen_context: @listen_id's context at the time of the match
@@ -304,6 +318,7 @@ struct pdcm_id;
  * @sgid_attr: RoCE: the GID entry of ours the REQ was sent to (valid
  *	during the call), or NULL
  * @bth_pkey: the P_Key of the MAD's BTH (the receive P_Key index's entry)
+ * @ece: the REQ's ECE options
  */
 struct pdcm_req_event_param {
 	struct pdcm_id *listen_id;
@@ -326,6 +341,7 @@ struct pdcm_req_event_param {
 	struct pdcm_addr_info addr;
 	const struct ib_gid_attr *sgid_attr;
 	u16 bth_pkey;
+	struct pdcm_ece ece;
 };
 
 /**
@@ -342,6 +358,7 @@ struct pdcm_req_event_param {
  * @flow_control: end-to-end flow control
  * @rnr_retry_count: RNR retry count
  * @srq: the passive side uses an SRQ
+ * @ece: the REP's ECE options
  */
 struct pdcm_rep_event_param {
 	__be64 remote_ca_guid;
@@ -355,6 +372,7 @@ struct pdcm_rep_event_param {
 	u8 flow_control;
 	u8 rnr_retry_count;
 	u8 srq;
+	struct pdcm_ece ece;
 };
 
 /**
@@ -488,6 +506,9 @@ int pdcm_listen(struct pdcm_id *id, const struct pdcm_listen_attr *attr);
 /**
  * struct pdcm_req_param - what pdcm_send_req() sends
  * @primary_path: path to the passive side (for RoCE: GIDs and dmac set)
+ * @sgid_attr: the GID entry to send from (RoCE: which netdev, e.g. a VLAN
+ *	or its parent when both have the GID), referenced by the caller for
+ *	the call; NULL: the entry of @primary_path's sgid on @port
  * @port: local port to send from
  * @service_id: the service to connect to
  * @qp_num: local QPN (24 bits)
@@ -505,9 +526,11 @@ int pdcm_listen(struct pdcm_id *id, const struct pdcm_listen_attr *attr);
  * @rnr_retry_count: (3 bits)
  * @max_cm_retries: how often the REQ is sent again (4 bits)
  * @srq: we use an SRQ
+ * @ece: ECE options to send (vendor ID at most 24 bits)
  */
 struct pdcm_req_param {
 	struct sa_path_rec *primary_path;
+	const struct ib_gid_attr *sgid_attr;
 	u32 port;
 	__be64 service_id;
 	u32 qp_num;
@@ -524,6 +547,7 @@ struct pdcm_req_param {
 	u8 rnr_retry_count;
 	u8 max_cm_retries;
 	u8 srq;
+	struct pdcm_ece ece;
 };
 
 /**
@@ -539,6 +563,7 @@ struct pdcm_req_param {
  * @flow_control: end-to-end flow control
  * @rnr_retry_count: (3 bits)
  * @srq: we use an SRQ
+ * @ece: ECE options to send (vendor ID at most 24 bits)
  */
 struct pdcm_rep_param {
 	u32 qp_num;
@@ -551,11 +576,14 @@ struct pdcm_rep_param {
 	u8 flow_control;
 	u8 rnr_retry_count;
 	u8 srq;
+	struct pdcm_ece ece;
 };
 
 /**
  * struct pdcm_sidr_req_param - what pdcm_send_sidr_req() sends
  * @path: path to the service's node
+ * @sgid_attr: the GID entry to send from, or NULL (as in
+ *	struct pdcm_req_param)
  * @port: local port
  * @service_id: the service to resolve
  * @timeout_ms: wait per try
@@ -565,6 +593,7 @@ struct pdcm_rep_param {
  */
 struct pdcm_sidr_req_param {
 	struct sa_path_rec *path;
+	const struct ib_gid_attr *sgid_attr;
 	u32 port;
 	__be64 service_id;
 	unsigned int timeout_ms;
@@ -582,6 +611,7 @@ struct pdcm_sidr_req_param {
  * @info_length: up to 72 bytes
  * @private_data: up to 136 bytes, or NULL
  * @private_data_len: its length
+ * @ece: ECE options to send (vendor ID at most 16 bits)
  */
 struct pdcm_sidr_rep_param {
 	u32 qp_num;
@@ -591,6 +621,7 @@ struct pdcm_sidr_rep_param {
 	u8 info_length;
 	const void *private_data;
 	u8 private_data_len;
+	struct pdcm_ece ece;
 };
 
 int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param);

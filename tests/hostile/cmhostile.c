@@ -26,10 +26,13 @@
  *   crossed SECS  after pdcm's DREQs (unanswered), our own DREQs: count
  *                 the DREPs and the DREQs that still come
  *   send TYPE [field=V ...]   one MAD, fields as given
- *   flood N SID [probe_sid=SID] [probe_every=K]
+ *   flood N SID [probe_sid=SID] [probe_every=K] [after_sid=SID]
  *                 N REQs, each a new comm ID and QPN, never answered;
  *                 with probe_sid, a full handshake to it every K REQs
- *                 and one after the last, timed
+ *                 and one after the last, timed; with after_sid, then
+ *                 one more to after_sid (the flooded listen itself),
+ *                 its REQ sent again every 250 ms as a CM retries it,
+ *                 timed from the first
  *   storm N SID   per established conn, N REQs (each sent 4 times) from
  *                 its QPN with new comm IDs
  *   reuse SID     REQ, take the REJ, REQ again from the same QP: the
@@ -664,6 +667,31 @@ static double handshake(uint64_t sid, int rtu, int timeout_ms)
 	return now_ms() - t0;
 }
 
+/*
+ * handshake(), but the REQ is sent again every @every_ms until the REP
+ * comes (a peer's CM retrying): the time from the first send, or -1.
+ */
+static double handshake_resend(uint64_t sid, int timeout_ms, int every_ms)
+{
+	uint8_t m[MAD_SIZE];
+	struct conn *c = conn_new();
+	double t0 = now_ms(), sent = t0;
+
+	build_req(m, c->tid, c->ours, sid, c->qpn);
+	send_mad(m, MAD_SIZE);
+	while (c->state == C_REQ && now_ms() - t0 < timeout_ms) {
+		drain(10);
+		if (c->state == C_REQ && now_ms() - sent >= every_ms) {
+			send_mad(m, MAD_SIZE);
+			sent = now_ms();
+		}
+	}
+	if (c->state != C_REP)
+		return -1;
+	send_rtu(c);
+	return now_ms() - t0;
+}
+
 /* ---- commands ---- */
 
 static uint64_t num(const char *s)
@@ -907,6 +935,7 @@ static void cmd_flood(int argc, char **argv)
 {
 	const char *ps = opt(argc, argv, "probe_sid");
 	const char *pe = opt(argc, argv, "probe_every");
+	const char *as = opt(argc, argv, "after_sid");
 	int n = atoi(argv[1]), every = pe ? atoi(pe) : 0, i, probes = 0, bad = 0;
 	uint64_t sid = num(argv[2]);
 	double t0 = now_ms(), worst = 0, last;
@@ -931,6 +960,9 @@ static void cmd_flood(int argc, char **argv)
 	last = ps ? handshake(num(ps), 1, 5000) : 0;
 	printf("flood_probes n=%d failed=%d worst_ms=%.0f after_ms=%.0f\n",
 	       probes, bad, worst, last);
+	if (as)
+		printf("flood_after sid=%s ms=%.0f\n", as,
+		       handshake_resend(num(as), 10000, 250));
 }
 
 /* Per established conn, @n REQs from its QPN with new comm IDs. */

@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <net/checksum.h>
+#include <rdma/ib_sa.h>
 
 #include "fake.h"
 
@@ -138,25 +139,96 @@ static int fake_op_reply(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 	return fake_record(fake_cur, msg, true) ? 0 : -ENOMEM;
 }
 
-/* ah_attr stays zero: rdma_destroy_ah_attr() on it is a no-op. */
-static int fake_op_peer_av(struct pdcm_conn *conn, const struct pdcm_rx *rx)
+/*
+ * The addresses the MAD layer would build, without a GID table: no
+ * sgid_attr, so rdma_destroy_ah_attr() on them is a no-op.  From a
+ * received packet, as ib_init_ah_attr_from_wc(): the GRH's traffic class
+ * and flow label (on RoCE over IPv4 the slot's first word is not a GRH's:
+ * zero), hop limit 0xff, the packet's SL; on InfiniBand its source LID.
+ */
+static void fake_av_from_packet(const struct pdcm_rx *rx, bool roce,
+				struct rdma_ah_attr *av)
 {
+	u32 fc = be32_to_cpu(rx->grh.version_tclass_flow);
+
+	memset(av, 0, sizeof(*av));
+	av->type = roce ? RDMA_AH_ATTR_TYPE_ROCE : RDMA_AH_ATTR_TYPE_IB;
+	rdma_ah_set_sl(av, rx->wc.sl);
+	rdma_ah_set_port_num(av, rx->port->port_num);
+	if (!roce) {
+		rdma_ah_set_dlid(av, rx->wc.slid);
+		rdma_ah_set_path_bits(av, rx->wc.dlid_path_bits);
+	}
+	if (rx->wc.wc_flags & IB_WC_GRH) {
+		av->ah_flags |= IB_AH_GRH;
+		av->grh.dgid = rx->grh.sgid;
+		av->grh.flow_label = fc & 0xfffff;
+		av->grh.hop_limit = 0xff;
+		av->grh.traffic_class = (fc >> 20) & 0xff;
+	}
+}
+
+/* ... and from a path, as ib_init_ah_attr_from_path(). */
+static void fake_av_from_path(struct sa_path_rec *path, u32 port,
+			      struct rdma_ah_attr *av)
+{
+	memset(av, 0, sizeof(*av));
+	av->type = sa_path_is_roce(path) ? RDMA_AH_ATTR_TYPE_ROCE :
+					   RDMA_AH_ATTR_TYPE_IB;
+	rdma_ah_set_sl(av, path->sl);
+	rdma_ah_set_port_num(av, port);
+	rdma_ah_set_static_rate(av, path->rate);
+	if (!sa_path_is_roce(path))
+		rdma_ah_set_dlid(av, be32_to_cpu(sa_path_get_dlid(path)));
+	if (path->hop_limit > 0 || sa_path_is_roce(path)) {
+		av->ah_flags |= IB_AH_GRH;
+		av->grh.dgid = path->dgid;
+		av->grh.flow_label = be32_to_cpu(path->flow_label);
+		av->grh.hop_limit = path->hop_limit;
+		av->grh.traffic_class = path->traffic_class;
+	}
+}
+
+/* Device removal in the middle of building an address (remove_in_av). */
+static void fake_remove_in_av(struct fake *f)
+{
+	if (!f->remove_in_av)
+		return;
+	write_lock_irq(&f->port->agent_lock);
+	f->port->agent = NULL;
+	write_unlock_irq(&f->port->agent_lock);
+}
+
+static int fake_op_peer_av(struct pdcm_conn *conn, const struct pdcm_rx *rx,
+			   struct sa_path_rec *path)
+{
+	bool roce = rdma_protocol_roce(rx->port->dev->ibdev, rx->port->port_num);
 	struct fake *f = fake_cur;
+	struct rdma_ah_attr av;
 
 	f->npeer_av++;
 	if (f->peer_av_err)
 		return f->peer_av_err;
-	conn->ah_valid = true;
-	conn->pkey_index = rx->wc.pkey_index;
-	return 0;
+	fake_av_from_packet(rx, roce, &av);
+	if (path) {
+		path->hop_limit = av.grh.hop_limit;
+		fake_av_from_path(path, rx->port->port_num, &av);
+	}
+	fake_remove_in_av(f);
+	return pdcm_mad_set_av(conn, &av, rx->wc.pkey_index);
 }
 
-static int fake_op_path_av(struct pdcm_conn *conn, struct sa_path_rec *path)
+static int fake_op_path_av(struct pdcm_conn *conn, struct sa_path_rec *path,
+			   const struct ib_gid_attr *sgid_attr)
 {
-	fake_cur->npath_av++;
-	conn->ah_valid = true;
-	conn->pkey_index = 0;
-	return 0;
+	struct fake *f = fake_cur;
+	struct rdma_ah_attr av;
+
+	f->npath_av++;
+	f->path_sgid_attr = sgid_attr;
+	fake_av_from_path(path, conn->port->port_num, &av);
+	fake_remove_in_av(f);
+	return pdcm_mad_set_av(conn, &av, 0);
 }
 
 static const struct pdcm_transport_ops fake_ops = {

@@ -18,6 +18,7 @@
 #include <rdma/ib_mad.h>
 #include <rdma/pdcm.h>
 
+#include "../../cm/compat.h"
 #include "../../cm/conn.h"
 #include "../../cm/fault.h"
 #include "fake.h"
@@ -1288,6 +1289,83 @@ static void fsm_rep_timeout(struct kunit *test)
 }
 
 /*
+ * A listen whose backlog is full of half-open connections -- REPs nobody
+ * answers, as a flood leaves them -- stays available (issue 34 #10): a
+ * new REQ evicts the oldest whose REP has gone unanswered for
+ * halfopen_evict_ms, whose peer gets REJ TIMEOUT and whose ULP
+ * PDCM_REP_ERROR, as for a REP out of retries.  One whose peer sent an MRA
+ * has answered and stays.  The REPs of a listen under pressure (3/4 of
+ * its backlog taken) get 2 retries, not the REQ's 9.  pdcm used to drop
+ * every new REQ for as long as the REPs' retries lasted (70 s measured).
+ */
+static void fsm_backlog_evicts_halfopen(struct kunit *test)
+{
+	unsigned int saved = pdcm_halfopen_evict_ms;
+	struct fake *f = FAKE(test);
+	struct pdcm_id *a, *b, *c;
+	struct fsm_ev *e0, *e1;
+	struct fake_sent *s;
+	struct pdcm_msg m;
+	unsigned int nev;
+
+	fsm_listen_backlog(f, fsm_rec.sid, 3, 0);
+	a = fsm_passive_rep(f, f->peer_comm, 0x112233);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->retries, 9U);
+	b = fsm_passive_rep(f, f->peer_comm + 1, 0x112234);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->retries, 9U);
+	c = fsm_passive_rep(f, f->peer_comm + 2, 0x112235);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->retries, 2U);
+	/* a answered with an MRA: alive, not evicted */
+	fsm_mk(&m, PDCM_ATTR_MRA, a, f->peer_comm);
+	m.mra.msg_mraed = PDCM_MSG_RESPONSE_REP;
+	m.mra.service_timeout = 20;
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, a->state, PDCM_MRA_REP_RCVD);
+
+	/* too young to evict: dropped, as before */
+	nev = fsm_rec.nev;
+	fsm_mk_req(f, &m, f->peer_comm + 3, 0x112236);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.backlog_dropped), 1);
+
+	/* old enough: b goes, the REQ is delivered */
+	pdcm_halfopen_evict_ms = 1;
+	msleep(20);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test,
+			atomic_long_read(&f->port->cnt.backlog_evicted), 1);
+	KUNIT_EXPECT_EQ(test, a->state, PDCM_MRA_REP_RCVD);
+	KUNIT_EXPECT_EQ(test, b->state, PDCM_IDLE);
+	KUNIT_EXPECT_EQ(test, c->state, PDCM_REP_SENT);
+	/* b's REP_ERROR and the new REQ's handler run in either order */
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, nev + 2);
+	e0 = fsm_ev(nev);
+	e1 = fsm_ev(nev + 1);
+	if (e0->type != PDCM_REP_ERROR)
+		swap(e0, e1);
+	KUNIT_EXPECT_PTR_EQ(test, e0->id, b);
+	KUNIT_EXPECT_EQ(test, e0->type, PDCM_REP_ERROR);
+	KUNIT_EXPECT_EQ(test, e1->type, PDCM_REQ_RECEIVED);
+	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 1U);
+	list_for_each_entry(s, &f->sent, node)
+		if (s->msg.hdr.attr_id == PDCM_ATTR_REJ)
+			break;
+	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_TIMEOUT);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, f->peer_comm + 1);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.local_comm_id,
+			be32_to_cpu(b->local_id));
+
+	/* with eviction off, a full backlog drops again */
+	pdcm_halfopen_evict_ms = 0;
+	fsm_mk_req(f, &m, f->peer_comm + 4, 0x112237);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev + 2);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.backlog_dropped), 2);
+	pdcm_halfopen_evict_ms = saved;
+}
+
+/*
  * A REP_SENT connection keeps its backlog slot until the RTU (issue 12
  * defect 7): REQs that are answered but never completed cannot pile up
  * past the backlog.
@@ -1919,6 +1997,63 @@ static void fsm_stale_req(struct kunit *test)
 }
 
 /*
+ * A REQ naming a connected QP (its QPN and CA GUID) but sent from another
+ * node's GID, or with another P_Key: QPNs are sequential and GUIDs
+ * public, so any node could end any connection with it (issue 34 #9).
+ * The REQ still gets REJ STALE_CONN; the connection keeps running and the
+ * port counts it (pdcm/stale_not_peer).  From the peer's own GID it is a
+ * peer that restarted, and the connection is told to go (fsm_stale_req).
+ */
+static void fsm_stale_req_not_from_peer(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_id *old;
+	struct pdcm_msg m;
+	unsigned int nev;
+
+	fsm_listen(f);
+	old = fsm_passive_est(f, f->peer_comm, 0x112233);
+	nev = fsm_rec.nev;
+	fsm_mk_req(f, &m, f->peer_comm + 1, 0x112233);
+	m.req.primary_path.local_gid.global.interface_id =
+		cpu_to_be64(0x0002c903dead0000ULL);
+	fake_inject_from(f, &m, 0x0002c903dead0000ULL);
+	fake_settle();
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_EXPECT_EQ(test, old->state, PDCM_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 0U);
+	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 1U);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.rej.reason,
+			PDCM_REJ_STALE_CONN);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.stale_not_peer),
+			1L);
+
+	/* the peer's GID with another P_Key: the same */
+	fsm_mk_req(f, &m, f->peer_comm + 2, 0x112233);
+	{
+		struct pdcm_rx rx = { .port = f->port };
+
+		rx.wc.wc_flags = IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
+		rx.wc.network_hdr_type = RDMA_NETWORK_IPV6;
+		rx.wc.pkey_index = 1;
+		rx.grh.sgid = m.req.primary_path.local_gid;
+		rx.grh.dgid = m.req.primary_path.remote_gid;
+		f->port->up->rx(&rx, &m);
+		fake_settle();
+	}
+	KUNIT_EXPECT_EQ(test, old->state, PDCM_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 0U);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.stale_not_peer),
+			2L);
+
+	/* and from the peer itself: stale, both go */
+	fsm_mk_req(f, &m, f->peer_comm + 3, 0x112233);
+	fake_rx(f, &m);
+	KUNIT_EXPECT_EQ(test, old->state, PDCM_DREQ_SENT);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 1U);
+}
+
+/*
  * The same REQ for a service nobody listens on: it is stale before it is
  * unlistened-for, so, as ib_cm, it gets REJ STALE_CONN and the old
  * connection a DREQ.  It used to get REJ INVALID_SERVICE_ID and leave the
@@ -1943,36 +2078,56 @@ static void fsm_stale_req_before_listen(struct kunit *test)
 }
 
 /*
- * A REP from a QP we are connected to: REJ STALE_CONN, REJ event, and
- * (as for such a REQ, and as ib_cm) a DREQ on the old connection.  The
- * old connection used to stay ESTABLISHED.
+ * A REP from a QP we are connected to: the REP gets REJ STALE_CONN (a
+ * reply to it, both comm IDs from it) and the old connection a DREQ, and
+ * our id stays in REQ_SENT, its REQ still retried, until the REQ times
+ * out: REQ_ERROR, as ib_cm (rdma_cm: UNREACHABLE).  pdcm used to move to
+ * IDLE and deliver REJ_RECEIVED for its own REJ (issue 34 #7); before
+ * that the old connection stayed ESTABLISHED.
  */
 static void fsm_stale_rep(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
 	struct pdcm_id *id, *old;
+	unsigned int nev, ncancel;
 	struct fake_sent *s;
 	struct pdcm_msg m;
-	struct fsm_ev *e;
 
 	fsm_listen(f);
 	/* the peer's QP 0xc0ffee is connected to us as passive side */
 	old = fsm_passive_est(f, f->peer_comm, 0xc0ffee);
 	id = fsm_active_req(f);
+	nev = fsm_rec.nev;
+	ncancel = f->ncancel;
 	fsm_mk_rep(f, &m, id, f->peer_comm + 1, 0xc0ffee);
 	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, old->state, PDCM_DREQ_SENT);
 	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 1U);
-	s = fake_last(f);
+	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_REJ), 1U);
+	s = fake_nth(f, f->nsent - 2);
 	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
+	KUNIT_EXPECT_TRUE(test, s->reply);
+	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, m.hdr.tid);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_STALE_CONN);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.msg_rejected, PDCM_MSG_RESPONSE_REP);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, f->peer_comm + 1);
-	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
-	e = fsm_last_ev();
-	KUNIT_EXPECT_EQ(test, e->type, PDCM_REJ_RECEIVED);
-	KUNIT_EXPECT_PTR_EQ(test, e->id, id);
-	KUNIT_EXPECT_EQ(test, e->ev.param.rej_rcvd.reason,
-			PDCM_REJ_STALE_CONN);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.local_comm_id,
+			be32_to_cpu(id->local_id));
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_REQ_SENT);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_EXPECT_EQ(test, f->ncancel, ncancel);
+	/* the REP's QP is not ours: not in the remote QP table */
+	KUNIT_EXPECT_EQ(test, to_conn(id)->remote_qpn, 0U);
+	/* the REQ's retries run out (not the DREQ's, sent since) */
+	KUNIT_ASSERT_NOT_NULL(test, to_conn(id)->msg);
+	KUNIT_EXPECT_TRUE(test, fake_complete(container_of(to_conn(id)->msg,
+							   struct fake_handle,
+							   buf),
+					      IB_WC_RESP_TIMEOUT_ERR));
+	fake_settle();
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, nev + 1);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_REQ_ERROR);
+	KUNIT_EXPECT_PTR_EQ(test, fsm_last_ev()->id, id);
 }
 
 /* ---- REJ -------------------------------------------------------------- */
@@ -3161,6 +3316,7 @@ static void fsm_sidr_req_received(struct kunit *test)
 		.status = PDCM_SIDR_SUCCESS,
 		.info = "i",
 		.info_length = 1,
+		.ece = { .vendor_id = 0x10000, .attr_mod = 0x99 },
 	};
 	struct pdcm_id *l = fsm_listen(f);
 	const struct pdcm_sidr_req_event_param *p;
@@ -3185,6 +3341,9 @@ static void fsm_sidr_req_received(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->pdata0, 0x3c);
 	KUNIT_EXPECT_EQ(test, f->nsent, 0U);
 
+	/* ECE (issue 34 #12): 16 bits of vendor ID fit a SIDR_REP */
+	KUNIT_EXPECT_EQ(test, pdcm_send_sidr_rep(id, &rp), -EINVAL);
+	rp.ece.vendor_id = 0x02c9;
 	KUNIT_ASSERT_EQ(test, pdcm_send_sidr_rep(id, &rp), 0);
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
 	KUNIT_ASSERT_EQ(test, f->nsent, 1U);
@@ -3197,6 +3356,8 @@ static void fsm_sidr_req_received(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->msg.sidr_rep.status, PDCM_SIDR_SUCCESS);
 	KUNIT_EXPECT_EQ(test, s->msg.sidr_rep.service_id, fsm_rec.sid);
 	KUNIT_EXPECT_EQ(test, s->msg.sidr_rep.info_len, 1);
+	KUNIT_EXPECT_EQ(test, s->msg.sidr_rep.vendor_id, 0x02c9U);
+	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_mod, 0x99U);
 	KUNIT_EXPECT_EQ(test, s->timeout_ms, 0U);
 	KUNIT_EXPECT_EQ(test, pdcm_send_sidr_rep(id, &rp), -EINVAL);
 	/* our SIDR_REP was lost: the retry is asked again, as by ib_cm */
@@ -3787,12 +3948,301 @@ static void fsm_init_qp_attr(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
 	KUNIT_EXPECT_EQ(test, a.sq_psn, 0x123456U);
 	KUNIT_EXPECT_EQ(test, a.max_rd_atomic, 2);
-	KUNIT_EXPECT_EQ(test, a.rnr_retry, 7);
+	/* the REQ's RNR retry count (5), not the REP's (7): issue 34 #4 */
+	KUNIT_EXPECT_EQ(test, a.rnr_retry, 5);
 	a.qp_state = IB_QPS_INIT;
 	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
 	KUNIT_EXPECT_EQ(test, a.port_num, 1U);
 	a.qp_state = IB_QPS_SQD;
 	KUNIT_EXPECT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), -EINVAL);
+}
+
+/*
+ * The passive QP's address is the REQ's primary path, not the packet's
+ * (issue 34 #1): the traffic class, flow label, SL and rate the active
+ * side asked for.  The REQ arrives with a GRH whose traffic class is 0
+ * (rxe's, over IPv4) and another flow label and SL: pdcm used to hand
+ * those to the QP (ib_init_ah_attr_from_wc()), and a target's RoCE
+ * traffic went out with DSCP 0.
+ */
+static void fsm_req_qp_address_from_path(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct ib_qp_attr a = {};
+	struct pdcm_rx rx = { .port = f->port };
+	struct pdcm_msg m;
+	struct fsm_ev *e;
+	int mask;
+
+	fsm_listen(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.primary_path.traffic_class = 0x68;
+	m.req.primary_path.flow_label = 0x12345;
+	m.req.primary_path.sl = 3;
+	m.req.primary_path.packet_rate = IB_RATE_25_GBPS;
+	rx.wc.wc_flags = IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
+	rx.wc.network_hdr_type = RDMA_NETWORK_IPV6;
+	rx.wc.sl = 1;
+	rx.grh.version_tclass_flow = cpu_to_be32(6 << 28 | 0x00 << 20 | 0x777);
+	rx.grh.sgid = m.req.primary_path.local_gid;
+	rx.grh.dgid = m.req.primary_path.remote_gid;
+	f->port->up->rx(&rx, &m);
+	fake_settle();
+	e = fsm_last_ev();
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
+	/* the ULP's path: the REQ's, the hop limit the reply's */
+	KUNIT_EXPECT_EQ(test, e->path.traffic_class, 0x68);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(e->path.flow_label), 0x12345U);
+	KUNIT_EXPECT_EQ(test, e->path.hop_limit, 0xff);
+	KUNIT_EXPECT_EQ(test, e->path.rec_type, SA_PATH_REC_TYPE_ROCE_V2);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(e->path.service_id), fsm_rec.sid);
+	a.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(e->id, &a, &mask), 0);
+	KUNIT_EXPECT_TRUE(test, mask & IB_QP_AV);
+	KUNIT_EXPECT_TRUE(test, a.ah_attr.ah_flags & IB_AH_GRH);
+	KUNIT_EXPECT_EQ(test, a.ah_attr.grh.traffic_class, 0x68);
+	KUNIT_EXPECT_EQ(test, a.ah_attr.grh.flow_label, 0x12345U);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_sl(&a.ah_attr), 3);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_static_rate(&a.ah_attr),
+			IB_RATE_25_GBPS);
+	KUNIT_EXPECT_EQ(test, memcmp(&a.ah_attr.grh.dgid,
+				     &m.req.primary_path.local_gid, 16), 0);
+}
+
+/*
+ * A REQ's Local ACK Timeout of 0 would give our QP an infinite ACK
+ * timeout: at least 1, as ib_cm (issue 34 #2).
+ */
+static void fsm_req_ack_timeout_floor(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct ib_qp_attr a = {};
+	struct fsm_ev *e;
+	struct pdcm_msg m;
+	int mask;
+
+	fsm_listen(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.primary_path.local_ack_timeout = 0;
+	fake_rx(f, &m);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(e->id, &a, &mask), 0);
+	KUNIT_EXPECT_TRUE(test, mask & IB_QP_TIMEOUT);
+	KUNIT_EXPECT_EQ(test, a.timeout, 1);
+}
+
+/*
+ * The caller's GID entry reaches the address (issue 34 #3): with the same
+ * GID on a VLAN and its parent, a lookup by value can pick the wrong
+ * netdev.  pdcm used the entry only to pick the port.  One on another
+ * port is refused.
+ */
+static void fsm_req_sgid_attr(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct ib_gid_attr gid = { .device = f->ibdev, .port_num = 1 };
+	struct pdcm_id *id = fsm_id(f);
+	struct pdcm_req_param p;
+
+	fsm_req_param(f, &p);
+	p.sgid_attr = &gid;
+	gid.port_num = 2;
+	KUNIT_EXPECT_EQ(test, pdcm_send_req(id, &p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, f->npath_av, 0U);
+	gid.port_num = 1;
+	KUNIT_ASSERT_EQ(test, pdcm_send_req(id, &p), 0);
+	KUNIT_EXPECT_PTR_EQ(test, f->path_sgid_attr,
+			    (const struct ib_gid_attr *)&gid);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_REQ), 1U);
+}
+
+/*
+ * INIT grants remote FLUSH where the device supports it, as ib_cm since
+ * 6.2 (issue 34 #5): ibv_wr_flush() users got remote access errors.
+ */
+static void fsm_init_qp_flush(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct ib_qp_attr a = {};
+	struct pdcm_id *id;
+	int mask;
+
+	const int rw = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
+		       IB_ACCESS_REMOTE_ATOMIC;
+
+	fsm_listen(f);
+	id = fsm_passive_req(f, f->peer_comm, 0x112233);
+	a.qp_state = IB_QPS_INIT;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_EQ(test, a.qp_access_flags, rw);
+	/* (before 6.2 there is no FLUSH: PDCM_*_FLUSH are 0, nothing more) */
+	f->ibdev->attrs.device_cap_flags |= PDCM_DEVICE_FLUSH;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	f->ibdev->attrs.device_cap_flags &= ~PDCM_DEVICE_FLUSH;
+	KUNIT_EXPECT_EQ(test, a.qp_access_flags, rw | PDCM_ACCESS_FLUSH);
+}
+
+/*
+ * A connect racing device removal (issue 34 #6): the agent goes while the
+ * address is built.  The address must not be left on the conn -- its
+ * GID-table reference would outlive the release of every conn's address
+ * (pdcm_conns_release_avs()); pdcm wrote it without the conn's lock and
+ * without looking.
+ */
+static void fsm_connect_racing_removal(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct ib_mad_agent *agent = f->port->agent;
+	struct pdcm_id *id = fsm_id(f);
+	struct pdcm_req_param p;
+
+	fsm_req_param(f, &p);
+	f->remove_in_av = true;
+	KUNIT_EXPECT_EQ(test, pdcm_send_req(id, &p), -ENODEV);
+	f->remove_in_av = false;
+	f->port->agent = agent;
+	KUNIT_EXPECT_FALSE(test, to_conn(id)->ah_valid);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_REQ), 0U);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
+}
+
+/* Make the fake port an InfiniBand one for the rest of the case. */
+static void fsm_port_ib(struct fake *f)
+{
+	f->ibdev->port_data[1].immutable.core_cap_flags =
+		RDMA_CORE_CAP_PROT_IB | RDMA_CORE_CAP_IB_MAD |
+		RDMA_CORE_CAP_IB_CM;
+}
+
+/* @m arrives over InfiniBand without a GRH, from LID @slid with SL @sl. */
+static void fsm_rx_ib(struct fake *f, const struct pdcm_msg *m, u16 slid,
+		      u8 sl)
+{
+	struct pdcm_rx rx = { .port = f->port };
+
+	rx.wc.slid = slid;
+	rx.wc.sl = sl;
+	f->port->up->rx(&rx, m);
+	fake_settle();
+}
+
+/*
+ * A routed REQ on InfiniBand (issue 34 #8): its path not subnet local, the
+ * sender named by the permissive LID.  As ib_cm: the sender is the
+ * packet's source LID, with the packet's SL; MADs go to that LID.  With
+ * the REQ's own LID given, the QP sends to it while MADs still go to the
+ * packet's source (the router).  pdcm passed the permissive LIDs on.
+ */
+static void fsm_routed_ib_req(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct ib_qp_attr a = {};
+	struct pdcm_msg m;
+	struct fsm_ev *e;
+	int mask;
+
+	fsm_port_ib(f);
+	fsm_listen(f);
+	fsm_mk_req(f, &m, f->peer_comm, 0x112233);
+	m.req.primary_path.subnet_local = 0;
+	m.req.primary_path.local_lid = 0xffff;
+	m.req.primary_path.remote_lid = 0xffff;
+	m.req.primary_path.sl = 0;
+	m.req.primary_path.hop_limit = 0;
+	fsm_rx_ib(f, &m, 0x21, 4);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
+	KUNIT_EXPECT_EQ(test, e->path.rec_type, SA_PATH_REC_TYPE_IB);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(sa_path_get_dlid(&e->path)), 0x21U);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(sa_path_get_slid(&e->path)), 0U);
+	KUNIT_EXPECT_EQ(test, e->path.sl, 4);
+	a.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(e->id, &a, &mask), 0);
+	KUNIT_EXPECT_EQ(test, a.ah_attr.type, RDMA_AH_ATTR_TYPE_IB);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&a.ah_attr), 0x21U);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_sl(&a.ah_attr), 4);
+
+	/* a routed REQ that names its sender's LID: the QP goes there */
+	fsm_mk_req(f, &m, f->peer_comm + 1, 0x112234);
+	m.req.primary_path.subnet_local = 0;
+	m.req.primary_path.local_lid = 0x55;
+	m.req.primary_path.remote_lid = 0x7;
+	m.req.primary_path.sl = 2;
+	m.req.primary_path.hop_limit = 0;
+	fsm_rx_ib(f, &m, 0x21, 4);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(sa_path_get_dlid(&e->path)), 0x21U);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(sa_path_get_slid(&e->path)), 0x7U);
+	KUNIT_EXPECT_EQ(test, e->path.sl, 2);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&to_conn(e->id)->ah_attr), 0x21U);
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(e->id, &a, &mask), 0);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&a.ah_attr), 0x55U);
+}
+
+/*
+ * ECE (issue 34 #12): the options a ULP gives go out in REQ, REP and
+ * SIDR_REP -- the vendor ID in the message, the options in the MAD
+ * header's attribute modifier, as ib_cm puts them -- and the peer's reach
+ * the ULP with the REQ and REP events.  pdcm sent zeros and delivered
+ * none.  A vendor ID wider than its field is refused.
+ */
+static void fsm_ece(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_rep_param rp = fsm_rep;
+	struct pdcm_req_param p;
+	struct fake_sent *s;
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+	struct fsm_ev *e;
+
+	/* active: sent in the REQ, the peer's from its REP */
+	id = fsm_id(f);
+	fsm_req_param(f, &p);
+	p.ece.vendor_id = 0x1000000;
+	KUNIT_EXPECT_EQ(test, pdcm_send_req(id, &p), -EINVAL);
+	p.ece.vendor_id = 0x02c9ab;
+	p.ece.attr_mod = 0x81234567;
+	KUNIT_ASSERT_EQ(test, pdcm_send_req(id, &p), 0);
+	s = fake_last(f);
+	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REQ);
+	KUNIT_EXPECT_EQ(test, s->msg.req.vendor_id, 0x02c9abU);
+	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_mod, 0x81234567U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(s->mad + 20), 0x81234567U);
+	fsm_mk_rep(f, &m, id, f->peer_comm, 0xc0ffee);
+	m.rep.vendor_id = 0x00a0b1;
+	m.hdr.attr_mod = 0x5;
+	fake_rx(f, &m);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REP_RECEIVED);
+	KUNIT_EXPECT_EQ(test, e->ev.param.rep_rcvd.ece.vendor_id, 0x00a0b1U);
+	KUNIT_EXPECT_EQ(test, e->ev.param.rep_rcvd.ece.attr_mod, 5U);
+
+	/* passive: the peer's from its REQ, ours in the REP */
+	fsm_listen(f);
+	fsm_mk_req(f, &m, f->peer_comm + 1, 0x112233);
+	m.req.vendor_id = 0x123456;
+	m.hdr.attr_mod = 0xfedcba98;
+	fake_rx(f, &m);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
+	KUNIT_EXPECT_EQ(test, e->ev.param.req_rcvd.ece.vendor_id, 0x123456U);
+	KUNIT_EXPECT_EQ(test, e->ev.param.req_rcvd.ece.attr_mod, 0xfedcba98U);
+	rp.ece.vendor_id = 0x1000000;
+	KUNIT_EXPECT_EQ(test, pdcm_send_rep(e->id, &rp), -EINVAL);
+	rp.ece.vendor_id = 0x654321;
+	rp.ece.attr_mod = 7;
+	KUNIT_ASSERT_EQ(test, pdcm_send_rep(e->id, &rp), 0);
+	s = fake_last(f);
+	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REP);
+	KUNIT_EXPECT_EQ(test, s->msg.rep.vendor_id, 0x654321U);
+	KUNIT_EXPECT_EQ(test, s->msg.hdr.attr_mod, 7U);
 }
 
 #define FSM_RESPONDER	(IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER)
@@ -4540,6 +4990,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_dup_req_timewait),
 	KUNIT_CASE(fsm_dup_rep_rtu_resent),
 	KUNIT_CASE(fsm_stale_req),
+	KUNIT_CASE(fsm_stale_req_not_from_peer),
 	KUNIT_CASE(fsm_stale_req_before_listen),
 	KUNIT_CASE(fsm_stale_rep),
 	KUNIT_CASE(fsm_rej_no_listener),
@@ -4549,6 +5000,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_send_rej_forgets_peer),
 	KUNIT_CASE(fsm_req_bad_paths),
 	KUNIT_CASE(fsm_rep_sent_holds_slot),
+	KUNIT_CASE(fsm_backlog_evicts_halfopen),
 	KUNIT_CASE(fsm_peer_timeouts_capped),
 	KUNIT_CASE(fsm_send_rej_req_sent),
 	KUNIT_CASE(fsm_send_rej_rep_sent),
@@ -4601,6 +5053,13 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_local_ids_unguessable),
 	KUNIT_CASE(fsm_send_fails_state_kept),
 	KUNIT_CASE(fsm_init_qp_attr),
+	KUNIT_CASE(fsm_req_qp_address_from_path),
+	KUNIT_CASE(fsm_req_ack_timeout_floor),
+	KUNIT_CASE(fsm_req_sgid_attr),
+	KUNIT_CASE(fsm_init_qp_flush),
+	KUNIT_CASE(fsm_connect_racing_removal),
+	KUNIT_CASE(fsm_routed_ib_req),
+	KUNIT_CASE(fsm_ece),
 	KUNIT_CASE(fsm_xrc_qp_attr),
 	KUNIT_CASE(fsm_xrc_rep_qpn_in_eecn),
 	KUNIT_CASE(fsm_ack_timeout_adds_ca_delay),

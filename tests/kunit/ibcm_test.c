@@ -59,8 +59,11 @@ static struct {
 
 static const u8 ibt_pdata[5] = "hello";
 
-/* A GID entry of port 1, for the sends: only its port is read. */
-static const struct ib_gid_attr ibt_gid_attr = { .port_num = 1 };
+/*
+ * A GID entry of the fake device's port 1, for the sends: its device and
+ * port are read (the case's device is set before each use).
+ */
+static struct ib_gid_attr ibt_gid_attr = { .port_num = 1 };
 
 static void ibt_own(struct ib_cm_id *id)
 {
@@ -243,6 +246,7 @@ static void ibt_req_param(struct fake *f, struct ib_cm_req_param *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->primary_path = &f->path;
+	ibt_gid_attr.device = f->ibdev;
 	p->ppath_sgid_attr = &ibt_gid_attr;
 	p->service_id = cpu_to_be64(ibt.sid);
 	p->qp_num = 0xabcdef;
@@ -800,6 +804,8 @@ static void ibcm_sidr(struct kunit *test)
 	struct fake_sent *s;
 	struct pdcm_msg m;
 	struct ibt_ev *e;
+
+	ibt_gid_attr.device = f->ibdev;
 
 	memset(&m, 0, sizeof(m));
 	pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_SIDR_REQ, f->tid + f->peer_comm);

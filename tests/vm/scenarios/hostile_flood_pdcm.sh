@@ -3,8 +3,11 @@
 # pdcm side of hostile_flood_peer: listener F (backlog 64) takes a flood of
 # REQs that are never completed.  What pdcm and the ULP hold for it stays
 # bounded by F's backlog, whatever the flood's size: at most 64 half-open
-# connections (REQ_RCVD or REP_SENT), the rest refused; slab growth within
-# 64 connections' worth.  L, a second listen, keeps serving meanwhile.
+# connections (REQ_RCVD or REP_SENT), the rest refused or, once their
+# REPs have gone unanswered for halfopen_evict_ms, evicting the oldest of
+# them (pdcm/backlog_evicted); slab growth within 64 connections' worth.
+# L, a second listen, keeps serving meanwhile, and F takes the peer's
+# handshake after the flood.
 . /pdcm/scenarios/ulp_lib.sh
 . /pdcm/scenarios/hostile_lib.sh
 
@@ -26,7 +29,7 @@ slab1=$(slab_kb)
 ids=$(pdcm_conns)
 flive=$(ulp_get 'listener F ' live)
 C=$PORTDIR
-kmsg "    # flood: $((t1 - t0)) s; slab ${slab0} kB -> ${slab1} kB (+$((slab1 - slab0)) kB); pdcm ids $ids; F live $flive; reqs rx $(cnt cm_rx_msgs/req), rep tx $(cnt cm_tx_msgs/rep), rej tx $(cnt cm_tx_msgs/rej), backlog dropped $(cnt pdcm/backlog_dropped) rejected $(cnt pdcm/backlog_rejected)"
+kmsg "    # flood: $((t1 - t0)) s; slab ${slab0} kB -> ${slab1} kB (+$((slab1 - slab0)) kB); pdcm ids $ids; F live $flive; reqs rx $(cnt cm_rx_msgs/req), rep tx $(cnt cm_tx_msgs/rep), rej tx $(cnt cm_tx_msgs/rej), backlog dropped $(cnt pdcm/backlog_dropped) rejected $(cnt pdcm/backlog_rejected) evicted $(cnt pdcm/backlog_evicted)"
 ulp_note "listener "
 check half_open_bounded_by_backlog sh -c "[ $flive -le $BACKLOG ]"
 # F's half-open ones, L's probes and the barriers
@@ -35,6 +38,8 @@ check pdcm_ids_bounded sh -c "[ $ids -le $((BACKLOG + 20)) ]"
 check slab_growth_bounded sh -c "[ $((slab1 - slab0)) -le $((BACKLOG * 160 + 16384)) ]"
 check l_served ulp_ge "listener L " established 2
 check l_no_errors ulp_is "listener L " errors 0
+check f_evicted_some cnt_is pdcm/backlog_evicted -ge 1
+check f_served_after_flood ulp_ge "listener F " established 1
 # F's REPs were re-sent while nobody answered; once they are all over,
 # cm_tx_msgs/rep counts every transmission, as ib_cm's does (issue 12
 # defect 16): one REP per delivered REQ plus cm_tx_retries/rep

@@ -13,6 +13,12 @@
 #                           while PEER's CM rejects (nothing listens yet)
 #   tool_checks TOOL ROLE   the cases on what ROLE of TOOL printed
 #   TOOLS                   the tools, in the order both sides run them
+#   ucmatose_tos            (a tool of ibcm_pair only) ucmatose whose client
+#                           asks for traffic class 0x68 (DSCP 26): rocetos
+#                           counts the RoCE packets each side sends and
+#                           receives, by IP TOS, while it runs
+#   ecetest                 (likewise) one connection carrying ECE options
+#                           both ways (tests/wire/ecetest.c)
 . /pdcm/scenarios/interop_lib.sh
 
 TOOLS="rping ucmatose udaddy rdma_server rstream cmtime"
@@ -53,8 +59,16 @@ _server_cmd() {
 	rdma_server) echo "rdma_server -s $VM_IP" ;;
 	rstream) echo "rstream -b $VM_IP -S 65536 -C 100 -T v" ;;
 	cmtime) echo "cmtime -b $VM_IP -c 10" ;;
+	ucmatose_tos) echo "ucmatose -b $VM_IP -c 1 -C 10 -S 1000" ;;
+	ecetest) echo "ecetest -s $VM_IP" ;;
 	esac
 }
+
+# The traffic class the ucmatose_tos client asks for (rdma_set_option's
+# TOS: DSCP 26, AF31), which both ends' connection traffic must carry: the
+# client's QP from its route, the server's from the REQ's path (ib_cm's
+# rule; issue 34 #1: pdcm's passive QP used the received packet's, 0).
+TOS=0x68
 
 # One client run's bound: a few seconds normally; under TCG on a machine
 # busy with other guests a run of 40 s was seen cut off after it had
@@ -69,7 +83,31 @@ _client_cmd() {
 	rdma_server) echo "timeout $CLIENT_TMO rdma_client -s $2" ;;
 	rstream) echo "timeout $CLIENT_TMO rstream -s $2 -S 65536 -C 100 -T v" ;;
 	cmtime) echo "cmtime_ok -s $2 -c 10" ;;
+	ucmatose_tos) echo "timeout $CLIENT_TMO ucmatose -s $2 -t $TOS -c 1 -C 10 -S 1000" ;;
+	ecetest) echo "timeout $CLIENT_TMO ecetest -c $2" ;;
 	esac
+}
+
+# tos_start ROLE / tos_stop ROLE: rocetos on eth0 around ucmatose_tos's
+# run, its counts in /tmp/ucmatose_tos.ROLE.tos
+tos_start() {
+	rocetos eth0 300 >"/tmp/ucmatose_tos.$1.tos" 2>&1 &
+	_tos_pid=$!
+	wait_for "grep -q listening /tmp/ucmatose_tos.$1.tos" 10
+}
+
+tos_stop() {
+	kill -TERM $_tos_pid 2>/dev/null
+	wait $_tos_pid 2>/dev/null
+}
+
+# tos_only FILE DIR: DIR's (out or in) connection traffic in FILE all
+# carries TOS, and there is some
+tos_only() {
+	grep -q "^$2 data tos $TOS packets" "$1" &&
+		! grep "^$2 data tos" "$1" | grep -qv " tos $TOS " && return 0
+	cat "$1"
+	return 1
 }
 
 # cmtime exits 0 even when its connections are rejected (nothing listens
@@ -93,6 +131,7 @@ tool_server() {
 		echo 0 >"$_f.rc"
 		return 0
 	fi
+	[ "$1" = ucmatose_tos ] && tos_start server
 	$(_server_cmd "$1") >"$_f" 2>&1 &
 	_p=$!
 	# let the client start only once this server listens: a client of
@@ -108,11 +147,14 @@ tool_server() {
 	kill $_p 2>/dev/null
 	wait $_p
 	echo $? >"$_f.rc"
+	[ "$1" = ucmatose_tos ] && tos_stop
+	return 0
 }
 
 tool_client() {
 	_f=/tmp/$1.client
 	[ "$1" = cmtime ] || wait_for "nc $2 $READY_PORT </dev/null" 120
+	[ "$1" = ucmatose_tos ] && tos_start client
 	# again while the server says REJ 8 (not listening yet: the tools
 	# print RDMA_CM_EVENT_REJECTED or "Connection refused"), but not after
 	# a run that got through and failed later, nor one that timed out:
@@ -134,6 +176,7 @@ tool_client() {
 	done
 	echo "$_o" >"$_f"
 	echo $_rc >"$_f.rc"
+	[ "$1" = ucmatose_tos ] && tos_stop
 	if [ "$1" = cmtime ]; then
 		# tell the server side, until it listens
 		_i=0
@@ -171,6 +214,18 @@ tool_checks() {
 	ucmatose.*|udaddy.*)
 		check "${tk_tool}_${tk_role}_test_complete" grep -q "test complete" "$tk_f"
 		check "${tk_tool}_${tk_role}_data_complete" grep -q "data transfers complete" "$tk_f" ;;
+	ucmatose_tos.*)
+		note "$tk_tool.$tk_role.tos" "$(cat "$tk_f.tos")"
+		check "${tk_tool}_${tk_role}_test_complete" grep -q "test complete" "$tk_f"
+		check "${tk_tool}_${tk_role}_sends_tos" tos_only "$tk_f.tos" out
+		check "${tk_tool}_${tk_role}_receives_tos" tos_only "$tk_f.tos" in ;;
+	ecetest.server)
+		# the client's options arrived with its REQ (issue 34 #12)
+		check ece_server_got_clients grep -q "^remote_ece vendor_id=0x0002c9 options=0x1234567$" "$tk_f" ;;
+	ecetest.client)
+		# the server's options with the REP; librdmacm's accept answers
+		# with the requester's vendor ID (ECE's rule), so it is ours
+		check ece_client_got_servers grep -q "^remote_ece vendor_id=0x0002c9 options=0x7654321$" "$tk_f" ;;
 	rdma_server.client)
 		check rdma_client_end_0 grep -q "rdma_client: end 0" "$tk_f" ;;
 	rdma_server.server)
@@ -202,7 +257,7 @@ cm_counters_note() {
 ibcm_pair() {
 	check peer_reachable wait_for "ping -c1 -W1 $VM_PEER" 30
 	for pr_role in $1 $( [ "$1" = server ] && echo client || echo server); do
-		for pr_t in $TOOLS; do
+		for pr_t in $TOOLS ucmatose_tos ecetest; do
 			if [ $pr_t = rstream ] && rstream_skipped; then
 				skip "rstream_${pr_role}_exit_0" "$RSTREAM_WHY"
 				skip "rstream_${pr_role}_64k_x100" "$RSTREAM_WHY"
