@@ -40,6 +40,7 @@ MODULE_IMPORT_NS(PDCM);
 #define SCM_WAIT	(10 * HZ)
 #define SCM_UD_QKEY	0x11110000U
 #define SCM_UD_LEN	64
+#define SCM_UD_RLEN	(sizeof(struct ib_grh) + SCM_UD_LEN)
 #define SCM_LINE	512
 #define SCM_MAX_LINES	256
 
@@ -493,7 +494,7 @@ static void scm_ud(struct ib_device *dev, u32 pa, u32 pb, u32 qkey,
 	int ret, i;
 
 	sbuf = kzalloc(SCM_UD_LEN, GFP_KERNEL);
-	rbuf = kzalloc(sizeof(struct ib_grh) + SCM_UD_LEN, GFP_KERNEL);
+	rbuf = kzalloc(SCM_UD_RLEN, GFP_KERNEL);
 	if (!sbuf || !rbuf) {
 		ret = -ENOMEM;
 		goto out;
@@ -522,9 +523,8 @@ static void scm_ud(struct ib_device *dev, u32 pa, u32 pb, u32 qkey,
 		goto out;
 
 	/* virtual DMA: the address is the buffer's */
-	rsge.addr = ib_dma_map_single(dev, rbuf, sizeof(struct ib_grh) + SCM_UD_LEN,
-				      DMA_FROM_DEVICE);
-	rsge.length = sizeof(struct ib_grh) + SCM_UD_LEN;
+	rsge.addr = ib_dma_map_single(dev, rbuf, SCM_UD_RLEN, DMA_FROM_DEVICE);
+	rsge.length = SCM_UD_RLEN;
 	rsge.lkey = b.pd->local_dma_lkey;
 	rwr.wr_id = 2;
 	rwr.sg_list = &rsge;
@@ -565,7 +565,7 @@ static void scm_ud(struct ib_device *dev, u32 pa, u32 pb, u32 qkey,
 			if (wc.wr_id == 2)
 				received = true;
 		if (!received)
-			msleep(10);
+			usleep_range(10000, 11000);
 	}
 	while (ib_poll_cq(a.cq, 1, &swc) > 0)
 		;

@@ -62,6 +62,7 @@ const char *const sib_counter_names[SIB_NR_COUNTERS] = {
 	[SIB_CQ_OVERFLOW] = "cq_overflow",
 };
 
+/* the device list and the QP tables the wire looks QPs up in */
 DEFINE_MUTEX(sib_table_mutex);
 LIST_HEAD(sib_devs);
 struct workqueue_struct *sib_comp_wq;

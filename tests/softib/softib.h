@@ -12,10 +12,11 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
-#include <linux/version.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
+
+#include "compat.h"
 
 #define SIB_MAX_PORTS		8
 #define SIB_MAX_DEVS		4
@@ -77,7 +78,7 @@ struct sib_port {
 struct sib_dev {
 	struct ib_device ibdev;
 	struct list_head node;
-	spinlock_t lock;
+	spinlock_t lock;		/* the ports' cap_flags */
 	struct xarray qps;
 	u32 next_qpn;
 	struct dentry *debugfs;
@@ -102,7 +103,7 @@ struct sib_mr {
  */
 struct sib_cq {
 	struct ib_cq ibcq;
-	spinlock_t lock;
+	spinlock_t lock;		/* the ring and @notify */
 	struct ib_wc *ring;
 	unsigned int size;
 	unsigned int head;
@@ -126,7 +127,7 @@ struct sib_rwqe {
 struct sib_qp {
 	struct ib_qp ibqp;
 	struct sib_dev *dev;
-	spinlock_t lock;
+	spinlock_t lock;		/* see above */
 	enum ib_qp_state state;
 	u32 port;
 	u32 qkey;
@@ -210,7 +211,7 @@ void sib_port_gid(const struct sib_port *port, union ib_gid *gid);
 int sib_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
 int sib_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
 struct ib_mr *sib_get_dma_mr(struct ib_pd *ibpd, int access);
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#if SIB_REG_MR_DMAH
 struct ib_mr *sib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 			      u64 virt_addr, int access, struct ib_dmah *dmah,
 			      struct ib_udata *udata);
@@ -220,13 +221,8 @@ struct ib_mr *sib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 			      struct ib_udata *udata);
 #endif
 int sib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 int sib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		  struct uverbs_attr_bundle *attrs);
-#else
-int sib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		  struct ib_udata *udata);
-#endif
+		  SIB_CQ_UDATA *udata);
 int sib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int sib_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc);
 int sib_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);

@@ -29,7 +29,7 @@ struct ib_mr *sib_get_dma_mr(struct ib_pd *ibpd, int access)
 	return &mr->ibmr;
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#if SIB_REG_MR_DMAH
 struct ib_mr *sib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 			      u64 virt_addr, int access, struct ib_dmah *dmah,
 			      struct ib_udata *udata)
@@ -58,23 +58,13 @@ static void sib_cq_comp_work(struct work_struct *work)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 int sib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		  struct uverbs_attr_bundle *attrs)
-#else
-int sib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		  struct ib_udata *udata)
-#endif
+		  SIB_CQ_UDATA *udata)
 {
 	struct sib_cq *cq = to_scq(ibcq);
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
-	if (attrs)
-		return -EOPNOTSUPP;
-#else
 	if (udata)
 		return -EOPNOTSUPP;
-#endif
 	if (attr->flags || !attr->cqe || attr->cqe > SIB_MAX_CQE)
 		return -EINVAL;
 	cq->ring = kvcalloc(attr->cqe, sizeof(*cq->ring), GFP_KERNEL);

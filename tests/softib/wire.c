@@ -58,7 +58,7 @@ struct sib_log_entry {
  * @queue: packets sent and not yet delivered, at most SIB_WIRE_MAX
  */
 static struct {
-	spinlock_t lock;
+	spinlock_t lock;		/* see above */
 	struct list_head queue;
 	unsigned int queued;
 	struct work_struct work;
