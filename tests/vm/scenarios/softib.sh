@@ -1,0 +1,178 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# softib (tests/softib, Documentation/testing.rst "softib"): a software
+# InfiniBand device with two ports joined by an in-memory wire, LIDs 1
+# and 2, no SM.  The kernel's MAD layer opens QP0/QP1 on it (ib_umad's
+# devices), the kernel's ib_cm attaches to it, then pdcm runs CM
+# handshakes between its two ports over hand-built IB paths: LID-routed
+# (no GRH on any CM MAD, as the wire's counters and log show) and with a
+# GRH; UD datagrams are delivered, or dropped and counted on a Q_Key or
+# P_Key mismatch.  Finally softib is unloaded under the MAD layer's and
+# pdcm's agents.
+D=/sys/class/infiniband/sib0
+DBG=/sys/kernel/debug/softib
+CM=/sys/kernel/debug/softib_cm
+
+# sysfs_is FILE VALUE: FILE's content is VALUE
+sysfs_is() {
+	_v=$(cat "$1") || return 1
+	[ "$_v" = "$2" ] && return 0
+	echo "$1: '$_v', expected '$2'"
+	return 1
+}
+
+# cnt PORT NAME: softib counter NAME of sib0's port PORT
+cnt() {
+	kv_get "$DBG/sib0/counters" "port=$1 " "$2"
+}
+
+cnt_is() {	# cnt_is PORT NAME V
+	_v=$(cnt "$1" "$2")
+	[ "$_v" = "$3" ] && return 0
+	echo "port $1: $2=$_v, expected $3"
+	cat "$DBG/sib0/counters"
+	return 1
+}
+
+cnt_ge() {	# cnt_ge PORT NAME N
+	_v=$(cnt "$1" "$2")
+	[ -n "$_v" ] && [ "$_v" -ge "$3" ] && return 0
+	echo "port $1: $2=$_v, expected at least $3"
+	cat "$DBG/sib0/counters"
+	return 1
+}
+
+scm() {
+	echo "$*" >"$CM/ctl"
+}
+
+# scm_is PREFIX FIELD V: FIELD of softib_cm's result line PREFIX is V
+scm_is() { dbg_is "$CM" "$@"; }
+
+# wire_has ATTR: the wire log has a CM MAD (class 0x07) with ATTR sent
+# without a GRH and delivered
+wire_has() {
+	grep -q "grh=0 class=0x07 method=0x03 attr=$1 delivered" "$DBG/wire" && return 0
+	echo "no LID-routed CM MAD attr=$1 in the wire log:"
+	cat "$DBG/wire"
+	return 1
+}
+
+wire_no_grh_cm() {
+	! grep -q 'grh=1 class=0x07' "$DBG/wire" || { cat "$DBG/wire"; return 1; }
+}
+
+suite_begin softib
+check load_softib modprobe softib
+check device_registered test -d $D
+check node_type_ca sysfs_is $D/node_type "1: CA"
+for p in 1 2; do
+	check port${p}_link_layer_ib sysfs_is $D/ports/$p/link_layer InfiniBand
+	check port${p}_active sysfs_is $D/ports/$p/state "4: ACTIVE"
+	check port${p}_phys_link_up sysfs_is $D/ports/$p/phys_state "5: LinkUp"
+	check port${p}_lid sysfs_is $D/ports/$p/lid "0x$p"
+	check port${p}_lmc0 sysfs_is $D/ports/$p/lid_mask_count 0
+	check port${p}_no_sm sysfs_is $D/ports/$p/sm_lid 0x0
+	check port${p}_gid0 sysfs_is $D/ports/$p/gids/0 "fe80:0000:0000:0000:0200:5e00:00a1:000$p"
+	check port${p}_pkey0 sysfs_is $D/ports/$p/pkeys/0 0xffff
+	check port${p}_pkey1 sysfs_is $D/ports/$p/pkeys/1 0x8001
+	check port${p}_rate_readable cat $D/ports/$p/rate
+done
+# the MAD layer opened QP0 and QP1 on both ports: ib_umad's per-port
+# devices appear only on ports where ib_mad is bound
+check load_ib_umad modprobe ib_umad
+check umad0_is_sib0_port1 sh -c "grep -qx sib0 /sys/class/infiniband_mad/umad0/ibdev && grep -qx 1 /sys/class/infiniband_mad/umad0/port"
+check umad1_is_sib0_port2 sh -c "grep -qx sib0 /sys/class/infiniband_mad/umad1/ibdev && grep -qx 2 /sys/class/infiniband_mad/umad1/port"
+check umad_dev_nodes test -c /dev/infiniband/umad0 -a -c /dev/infiniband/umad1
+# the kernel's own ib_cm attaches (its GSI agent, IB_PORT_CM_SUP through
+# modify_port), then lets go
+check stock_ib_cm_loads modprobe ib_cm
+check stock_ib_cm_counters_on_sib0 test -d $D/ports/1/cm_rx_msgs -a -d $D/ports/2/cm_tx_msgs
+check stock_ib_cm_sets_cm_sup sysfs_is $D/ports/1/cap_mask 0x00010000
+check stock_ib_cm_unloads rmmod ib_cm
+check cm_sup_cleared sysfs_is $D/ports/1/cap_mask 0x00000000
+
+# pdcm: handshakes between port 1 (active) and port 2 (passive)
+check load_pdcm modprobe ib_pdcm
+check pdcm_sets_cm_sup sysfs_is $D/ports/2/cap_mask 0x00010000
+check load_softib_cm modprobe softib_cm
+echo >"$DBG/sib0/counters"
+echo >"$DBG/wire"
+check connect_lid_routed scm connect sib0 1 2
+dbg_note "$CM" "conn 1 "
+check conn1_ok scm_is "conn 1 " result ok
+check conn1_req_on_port2 scm_is "conn 1 " req_port 2
+check conn1_req_path_slid scm_is "conn 1 " req_slid 2
+check conn1_req_path_dlid scm_is "conn 1 " req_dlid 1
+check conn1_req_no_grh scm_is "conn 1 " req_hop_limit 0
+check conn1_req_carried_qpn scm_is "conn 1 " req_qpn_ok 1
+check conn1_rep_carried_qpn scm_is "conn 1 " rep_qpn_ok 1
+check conn1_rtr_active_dlid scm_is "conn 1 " rtr_dlid_a 2
+check conn1_rtr_active_no_grh scm_is "conn 1 " rtr_grh_a 0
+check conn1_rtr_passive_dlid scm_is "conn 1 " rtr_dlid_b 1
+check conn1_rtr_passive_no_grh scm_is "conn 1 " rtr_grh_b 0
+check conn1_qp_a_rts scm_is "conn 1 " qp_a 3
+check conn1_qp_b_rts scm_is "conn 1 " qp_b 3
+for a in 0x0010 0x0013 0x0014 0x0015 0x0016; do
+	check conn1_wire_attr_$a wire_has $a
+done
+check conn1_no_cm_mad_with_grh wire_no_grh_cm
+# REQ, RTU, DREQ from port 1; REP, DREP from port 2; none with a GRH
+check port1_cm_lid cnt_ge 1 tx_cm_lid 3
+check port2_cm_lid cnt_ge 2 tx_cm_lid 2
+check port1_cm_grh0 cnt_is 1 tx_cm_grh 0
+check port2_cm_grh0 cnt_is 2 tx_cm_grh 0
+check port1_no_drops cnt_is 1 drop_qkey 0
+check port2_no_drops cnt_is 2 drop_pkey 0
+check no_cq_overflow cnt_is 1 cq_overflow 0
+# pdcm's own counters (the in-tree CM's sysfs groups) saw the same
+check pdcm_port1_sent_req sysfs_is $D/ports/1/cm_tx_msgs/req 1
+check pdcm_port2_got_req sysfs_is $D/ports/2/cm_rx_msgs/req 1
+check pdcm_port2_sent_rep sysfs_is $D/ports/2/cm_tx_msgs/rep 1
+kmsg "    # $(grep . "$DBG/sib0/counters" | tr '\n' ' ')"
+# the same with a GRH in the path: every CM MAD carries one
+echo >"$DBG/sib0/counters"
+check connect_with_grh scm connect sib0 1 2 grh=1
+dbg_note "$CM" "conn 2 "
+check conn2_ok scm_is "conn 2 " result ok
+check conn2_req_hop_limit scm_is "conn 2 " req_hop_limit 2
+check conn2_rtr_active_grh scm_is "conn 2 " rtr_grh_a 1
+check port1_cm_grh cnt_ge 1 tx_cm_grh 3
+check port2_cm_grh cnt_ge 2 tx_cm_grh 2
+check port1_cm_lid0 cnt_is 1 tx_cm_lid 0
+check port2_cm_lid0 cnt_is 2 tx_cm_lid 0
+# nothing listens: REJ 8 (invalid service ID)
+check connect_no_listener scm connect sib0 1 2 listen=0
+check conn3_rejected scm_is "conn 3 " result rej
+check conn3_rej_8 scm_is "conn 3 " rej 8
+
+# UD between the ports: delivered, then dropped on Q_Key and P_Key
+echo >"$DBG/sib0/counters"
+check ud_send scm ud sib0 1 2
+dbg_note "$CM" "ud 4 "
+check ud_received scm_is "ud 4 " received 1
+check ud_data scm_is "ud 4 " data_ok 1
+check ud_slid scm_is "ud 4 " slid 1
+check ud_src_qp scm_is "ud 4 " src_qp_ok 1
+check ud_no_grh scm_is "ud 4 " grh 0
+check ud_byte_len_with_grh_slot scm_is "ud 4 " byte_len 104
+check ud_grh_send scm ud sib0 1 2 grh=1
+check ud_grh_received scm_is "ud 5 " grh 1
+check ud_bad_qkey scm ud sib0 1 2 qkey=0x22220000
+check ud_bad_qkey_lost scm_is "ud 6 " received 0
+check ud_bad_qkey_counted cnt_is 2 drop_qkey 1
+check ud_bad_pkey scm ud sib0 1 2 pkey_index=1
+check ud_bad_pkey_lost scm_is "ud 7 " received 0
+check ud_bad_pkey_counted cnt_is 2 drop_pkey 1
+check ud_rx_counted cnt_is 2 rx 2
+check ud_to_no_lid_counted sh -c "! grep -q ' drop_lid=[1-9]' $DBG/sib0/counters"
+
+# unload softib under the MAD layer's, ib_umad's and pdcm's agents
+check unload_softib_cm rmmod softib_cm
+check unload_softib_under_agents rmmod softib
+check device_gone test ! -e $D
+check umad_gone test ! -e /sys/class/infiniband_mad/umad0
+check unload_pdcm rmmod ib_pdcm
+check unload_ib_umad rmmod ib_umad
+check no_warn_or_bug sh -c "! dmesg | grep -E 'WARNING:|BUG:|Oops|already in use|lockdep|circular'"
+suite_end
