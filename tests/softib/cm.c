@@ -33,15 +33,15 @@
 #include <rdma/ib_sa.h>
 #include <rdma/pdcm.h>
 
+#include "scm.h"
+
 MODULE_DESCRIPTION("softib_cm: CM handshakes over softib ports (test)");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_IMPORT_NS(PDCM);
 
-#define SCM_WAIT	(10 * HZ)
 #define SCM_UD_QKEY	0x11110000U
 #define SCM_UD_LEN	64
 #define SCM_UD_RLEN	(sizeof(struct ib_grh) + SCM_UD_LEN)
-#define SCM_LINE	512
 #define SCM_MAX_LINES	256
 
 /* The results lines, under scm_mutex, which also serialises commands. */
@@ -69,57 +69,6 @@ static void scm_add_line(const char *text)
 	strcpy(l->text, text);
 	list_add_tail(&l->node, &scm_lines);
 	scm_nlines++;
-}
-
-/* One end: PD, CQ, QP. */
-struct scm_side {
-	struct ib_pd *pd;
-	struct ib_cq *cq;
-	struct ib_qp *qp;
-};
-
-static int scm_side_create(struct scm_side *s, struct ib_device *dev, u32 port,
-			   enum ib_qp_type type, enum ib_poll_context poll)
-{
-	struct ib_qp_init_attr init = {
-		.qp_type = type,
-		.sq_sig_type = IB_SIGNAL_ALL_WR,
-		.cap = {
-			.max_send_wr = 4,
-			.max_recv_wr = 4,
-			.max_send_sge = 1,
-			.max_recv_sge = 1,
-		},
-		.port_num = port,
-	};
-
-	s->pd = ib_alloc_pd(dev, 0);
-	if (IS_ERR(s->pd))
-		return PTR_ERR(s->pd);
-	s->cq = ib_alloc_cq(dev, NULL, 16, 0, poll);
-	if (IS_ERR(s->cq)) {
-		ib_dealloc_pd(s->pd);
-		return PTR_ERR(s->cq);
-	}
-	init.send_cq = s->cq;
-	init.recv_cq = s->cq;
-	s->qp = ib_create_qp(s->pd, &init);
-	if (IS_ERR(s->qp)) {
-		ib_free_cq(s->cq);
-		ib_dealloc_pd(s->pd);
-		return PTR_ERR(s->qp);
-	}
-	return 0;
-}
-
-static void scm_side_destroy(struct scm_side *s)
-{
-	if (!s->qp)
-		return;
-	ib_destroy_qp(s->qp);
-	ib_free_cq(s->cq);
-	ib_dealloc_pd(s->pd);
-	s->qp = NULL;
 }
 
 /* --- connect --------------------------------------------------------------- */
@@ -284,31 +233,6 @@ static int scm_passive_handler(struct pdcm_id *id, const struct pdcm_event *ev)
 	}
 }
 
-static int scm_port_addr(struct ib_device *dev, u32 port, u16 *lid,
-			 union ib_gid *gid)
-{
-	struct ib_port_attr attr;
-	int ret;
-
-	if (!rdma_is_port_valid(dev, port))
-		return -EINVAL;
-	ret = ib_query_port(dev, port, &attr);
-	if (ret)
-		return ret;
-	*lid = attr.lid;
-	return rdma_query_gid(dev, port, 0, gid);
-}
-
-static int scm_qp_state(struct ib_qp *qp)
-{
-	struct ib_qp_init_attr init;
-	struct ib_qp_attr attr;
-
-	if (!qp || ib_query_qp(qp, &attr, IB_QP_STATE, &init))
-		return -1;
-	return attr.qp_state;
-}
-
 static bool scm_wait(struct completion *done)
 {
 	return wait_for_completion_timeout(done, SCM_WAIT) != 0;
@@ -323,7 +247,7 @@ static void scm_connect(struct ib_device *dev, u32 pa, u32 pb, bool grh,
 	struct sa_path_rec path = {};
 	union ib_gid gid_a, gid_b;
 	int sa = -1, sb = -1;
-	u16 lid_a, lid_b;
+	u16 lid_a = 0, lid_b = 0;
 	const char *result = "ok";
 	struct scm_conn *c;
 	int ret;
@@ -371,22 +295,7 @@ static void scm_connect(struct ib_device *dev, u32 pa, u32 pb, bool grh,
 		goto out;
 	}
 
-	/* an IB path record, as an SA would give it: LID-routed */
-	path.rec_type = SA_PATH_REC_TYPE_IB;
-	path.sgid = gid_a;
-	path.dgid = gid_b;
-	sa_path_set_slid(&path, lid_a);
-	sa_path_set_dlid(&path, lid_b);
-	path.hop_limit = grh ? 2 : 0;
-	path.reversible = 1;
-	path.pkey = cpu_to_be16(0xffff);
-	path.sl = 0;
-	path.mtu_selector = IB_SA_EQ;
-	path.mtu = IB_MTU_2048;
-	path.rate_selector = IB_SA_EQ;
-	path.rate = IB_RATE_100_GBPS;
-	path.packet_life_time_selector = IB_SA_EQ;
-	path.packet_life_time = 14;
+	scm_ib_path(&path, &gid_a, lid_a, &gid_b, lid_b, grh);
 
 	req.primary_path = &path;
 	req.port = pa;
@@ -438,7 +347,7 @@ out:
 	if (listen)
 		pdcm_destroy_id(listen);
 	snprintf(line, SCM_LINE,
-		 "result=%s err=%d rej=%d lid_a=%u lid_b=%u req_port=%u req_slid=%u req_dlid=%u req_hop_limit=%u req_qpn_ok=%d rep_qpn_ok=%d rtr_dlid_a=%u rtr_grh_a=%d rtr_dlid_b=%u rtr_grh_b=%d qp_a=%d qp_b=%d",
+		 SCM_CONN_FMT,
 		 result, ret, c->rej_reason, lid_a, lid_b, c->req_port,
 		 c->req_slid, c->req_dlid, c->req_hop_limit,
 		 c->a.qp && c->req_remote_qpn == c->a.qp->qp_num,
@@ -488,7 +397,7 @@ static void scm_ud(struct ib_device *dev, u32 pa, u32 pb, u32 qkey,
 	struct ib_wc wc = {}, swc;
 	union ib_gid gid_a, gid_b;
 	struct ib_ah *ah = NULL;
-	u16 lid_a, lid_b;
+	u16 lid_a = 0, lid_b = 0;
 	bool received = false;
 	u8 *sbuf, *rbuf;
 	int ret, i;

@@ -7,11 +7,13 @@
 # handshakes between its two ports over hand-built IB paths: LID-routed
 # (no GRH on any CM MAD, as the wire's counters and log show) and with a
 # GRH; UD datagrams are delivered, or dropped and counted on a Q_Key or
-# P_Key mismatch.  Finally softib is unloaded under the MAD layer's and
-# pdcm's agents.
+# P_Key mismatch.  The same handshake on <rdma/ib_cm.h> (softib_ibcm)
+# runs on the kernel's ib_cm, the reference, and on pdcm's drop-in.
+# Finally softib is unloaded under the MAD layer's and pdcm's agents.
 D=/sys/class/infiniband/sib0
 DBG=/sys/kernel/debug/softib
 CM=/sys/kernel/debug/softib_cm
+IBCM=/sys/kernel/debug/softib_ibcm
 
 # sysfs_is FILE VALUE: FILE's content is VALUE
 sysfs_is() {
@@ -62,6 +64,25 @@ wire_no_grh_cm() {
 	! grep -q 'grh=1 class=0x07' "$DBG/wire" || { cat "$DBG/wire"; return 1; }
 }
 
+# ibcm_conn NAME: softib_ibcm's "connect sib0 1 2" on whichever ib_cm is
+# loaded, then the same checks as for pdcm's own API below: the REQ's
+# path as the passive side saw it, both QPs at RTS with LID-routed RTR
+# addresses, the five CM MADs on the wire with no GRH
+ibcm_conn() {
+	echo >"$DBG/wire"
+	check $1_connect sh -c "echo connect sib0 1 2 >$IBCM/ctl"
+	_l="conn $(grep -c '^conn ' $IBCM/results) "
+	dbg_note "$IBCM" "$_l"
+	check $1_ok dbg_is "$IBCM" "$_l" result ok
+	check $1_req_on_port2 dbg_is "$IBCM" "$_l" req_port 2
+	check $1_req_path_lids sh -c "grep '^$_l' $IBCM/results | grep -q 'req_slid=2 req_dlid=1 req_hop_limit=0 req_qpn_ok=1 rep_qpn_ok=1'"
+	check $1_rtr_lid_routed sh -c "grep '^$_l' $IBCM/results | grep -q 'rtr_dlid_a=2 rtr_grh_a=0 rtr_dlid_b=1 rtr_grh_b=0 qp_a=3 qp_b=3'"
+	for _a in 0x0010 0x0013 0x0014 0x0015 0x0016; do
+		check $1_wire_attr_$_a wire_has $_a
+	done
+	check $1_no_cm_mad_with_grh wire_no_grh_cm
+}
+
 suite_begin softib
 check load_softib modprobe softib
 check device_registered test -d $D
@@ -89,6 +110,10 @@ check umad_dev_nodes test -c /dev/infiniband/umad0 -a -c /dev/infiniband/umad1
 check stock_ib_cm_loads modprobe ib_cm
 check stock_ib_cm_counters_on_sib0 test -d $D/ports/1/cm_rx_msgs -a -d $D/ports/2/cm_tx_msgs
 check stock_ib_cm_sets_cm_sup sysfs_is $D/ports/1/cap_mask 0x00010000
+# the reference: the handshake on the kernel's ib_cm
+check load_softib_ibcm_on_stock modprobe softib_ibcm
+ibcm_conn stock_ib_cm
+check unload_softib_ibcm rmmod softib_ibcm
 check stock_ib_cm_unloads rmmod ib_cm
 check cm_sup_cleared sysfs_is $D/ports/1/cap_mask 0x00000000
 
@@ -166,6 +191,13 @@ check ud_bad_pkey_lost scm_is "ud 7 " received 0
 check ud_bad_pkey_counted cnt_is 2 drop_pkey 1
 check ud_rx_counted cnt_is 2 rx 2
 check ud_to_no_lid_counted sh -c "! grep -q ' drop_lid=[1-9]' $DBG/sib0/counters"
+
+# the same on pdcm's ib_cm drop-in
+check load_dropin ibcm_load
+check load_softib_ibcm_on_dropin modprobe softib_ibcm
+ibcm_conn dropin
+check dropin_went_through_pdcm sysfs_is $D/ports/1/cm_tx_msgs/req 4
+check dropin_unload sh -c "rmmod softib_ibcm && rmmod ib_cm"
 
 # unload softib under the MAD layer's, ib_umad's and pdcm's agents
 check unload_softib_cm rmmod softib_cm
