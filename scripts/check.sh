@@ -510,7 +510,7 @@ check_kunit() {
 	kdir=$(scripts/kunit-kernel.sh "$line") || { record FAIL "kernel.${p}kunit"; return; }
 	build_pdcm "${p}kunit" "$kdir" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
 		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_KUNIT_TEST=m \
-		CONFIG_IB_PDCM_SHIM_TEST=m CONFIG_IB_PDCM_IBCM=m || return
+		CONFIG_IB_PDCM_SHIM_TEST=m CONFIG_IB_PDCM_IBCM=m CONFIG_IB_PDCM_SOFTIB=m || return
 	ibcm_gate "${p}kunit" "$kdir"
 	scripts/initramfs.sh kunit "$kdir" "$BUILT" "$initrd" ||
 		{ record FAIL "initramfs.${p}kunit"; return; }
@@ -533,7 +533,7 @@ kunit_scenarios_6_1() {
 	# lockdep and panic_on_warn
 	# (the short ones two guests of several scenarios each)
 	group_guest kunit_ulp "$bz" "$initrd" 600 "$dbg" kunit_ module ulp_rc ulp_sidr ulp_rej ulp_leak
-	group_guest kunit_shims "$bz" "$initrd" 600 "$dbg" kunit_ ulp_rping shim_sdp shim_kdapl ibcm_loop
+	group_guest kunit_shims "$bz" "$initrd" 600 "$dbg" kunit_ ulp_rping shim_sdp shim_kdapl ibcm_loop softib
 	# allocation-failure sweeps, with kmemleak (Documentation/robustness.rst)
 	guests "$bz" "$initrd" 600 "kunit|$dbg pdcmvm.scenario=kunit" \
 		"kunit_fault_remove|$dbg pdcmvm.scenario=fault_remove" \
