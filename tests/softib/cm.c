@@ -8,19 +8,21 @@
  *
  * Commands:
  *
- *   connect DEV PORT_A PORT_B [grh=0|1] [sid=N] [listen=0|1]
+ *   connect DEV PORT_A [DEV_B:]PORT_B [grh=0|1] [sid=N] [listen=0|1]
  *	listen on PORT_B, connect from PORT_A over a hand-built IB path
  *	(no SM, no SA: the ports' LIDs and GIDs, P_Key 0xFFFF), with an RC
  *	QP on each side taken through INIT, RTR and RTS by pdcm's
  *	attributes; REQ, REP, RTU, then DREQ and DREP.  grh=1 puts a GRH in
  *	the path (hop limit 2); listen=0 connects to nobody (REJ 8).
  *	"conn N result=ok ..." records it.
- *   ud DEV PORT_A PORT_B [qkey=N] [pkey_index=N] [grh=0|1]
+ *   ud DEV PORT_A [DEV_B:]PORT_B [qkey=N] [pkey_index=N] [grh=0|1]
  *	a UD QP on each port (Q_Key 0x11110000, P_Key index 0 on the
  *	receiver); one datagram from A to B sent with @qkey and
  *	@pkey_index; "ud N received=0|1 ..." says whether it arrived.
  *
- * The pdcm API only (<rdma/pdcm.h>) and the verbs: no ib_cm.
+ * PORT_B is on DEV unless DEV_B names another device (softib ndevs=2:
+ * the wire routes by LID across devices).  The pdcm API only
+ * (<rdma/pdcm.h>) and the verbs: no ib_cm.
  */
 #include <linux/completion.h>
 #include <linux/debugfs.h>
@@ -79,7 +81,7 @@ static void scm_add_line(const char *text)
  * @err: the first error either side saw
  */
 struct scm_conn {
-	struct ib_device *dev;
+	struct ib_device *dev;		/* the passive side's */
 	u32 port_a;
 	u32 port_b;
 	struct scm_side a;
@@ -238,8 +240,8 @@ static bool scm_wait(struct completion *done)
 	return wait_for_completion_timeout(done, SCM_WAIT) != 0;
 }
 
-static void scm_connect(struct ib_device *dev, u32 pa, u32 pb, bool grh,
-			u64 sid, bool do_listen, char *line)
+static void scm_connect(struct ib_device *dev, u32 pa, struct ib_device *devb,
+			u32 pb, bool grh, u64 sid, bool do_listen, char *line)
 {
 	struct pdcm_listen_attr la = {};
 	struct pdcm_req_param req = {};
@@ -257,7 +259,7 @@ static void scm_connect(struct ib_device *dev, u32 pa, u32 pb, bool grh,
 		snprintf(line, SCM_LINE, "result=error err=%d", -ENOMEM);
 		return;
 	}
-	c->dev = dev;
+	c->dev = devb;
 	c->port_a = pa;
 	c->port_b = pb;
 	init_completion(&c->rep_done);
@@ -267,7 +269,7 @@ static void scm_connect(struct ib_device *dev, u32 pa, u32 pb, bool grh,
 
 	ret = scm_port_addr(dev, pa, &lid_a, &gid_a);
 	if (!ret)
-		ret = scm_port_addr(dev, pb, &lid_b, &gid_b);
+		ret = scm_port_addr(devb, pb, &lid_b, &gid_b);
 	if (!ret)
 		ret = scm_side_create(&c->a, dev, pa, IB_QPT_RC, IB_POLL_WORKQUEUE);
 	if (ret) {
@@ -276,7 +278,7 @@ static void scm_connect(struct ib_device *dev, u32 pa, u32 pb, bool grh,
 	}
 
 	if (do_listen) {
-		listen = pdcm_create_id(dev, scm_passive_handler, c);
+		listen = pdcm_create_id(devb, scm_passive_handler, c);
 		if (IS_ERR_OR_NULL(listen)) {
 			ret = listen ? PTR_ERR(listen) : -ENOMEM;
 			listen = NULL;
@@ -384,8 +386,8 @@ static int scm_ud_rts(struct ib_qp *qp, u32 port, u16 pkey_index)
 	return ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN);
 }
 
-static void scm_ud(struct ib_device *dev, u32 pa, u32 pb, u32 qkey,
-		   u16 pkey_index, bool grh, char *line)
+static void scm_ud(struct ib_device *dev, u32 pa, struct ib_device *devb,
+		   u32 pb, u32 qkey, u16 pkey_index, bool grh, char *line)
 {
 	struct scm_side a = {}, b = {};
 	struct rdma_ah_attr ah_attr = {};
@@ -412,14 +414,14 @@ static void scm_ud(struct ib_device *dev, u32 pa, u32 pb, u32 qkey,
 		sbuf[i] = i ^ 0x5a;
 	ret = scm_port_addr(dev, pa, &lid_a, &gid_a);
 	if (!ret)
-		ret = scm_port_addr(dev, pb, &lid_b, &gid_b);
+		ret = scm_port_addr(devb, pb, &lid_b, &gid_b);
 	if (!ret)
 		ret = scm_side_create(&a, dev, pa, IB_QPT_UD, IB_POLL_DIRECT);
 	if (ret) {
 		a.qp = NULL;
 		goto out;
 	}
-	ret = scm_side_create(&b, dev, pb, IB_QPT_UD, IB_POLL_DIRECT);
+	ret = scm_side_create(&b, devb, pb, IB_QPT_UD, IB_POLL_DIRECT);
 	if (ret) {
 		b.qp = NULL;
 		goto out;
@@ -432,7 +434,7 @@ static void scm_ud(struct ib_device *dev, u32 pa, u32 pb, u32 qkey,
 		goto out;
 
 	/* virtual DMA: the address is the buffer's */
-	rsge.addr = ib_dma_map_single(dev, rbuf, SCM_UD_RLEN, DMA_FROM_DEVICE);
+	rsge.addr = ib_dma_map_single(devb, rbuf, SCM_UD_RLEN, DMA_FROM_DEVICE);
 	rsge.length = SCM_UD_RLEN;
 	rsge.lkey = b.pd->local_dma_lkey;
 	rwr.wr_id = 2;
@@ -510,10 +512,10 @@ static int scm_parse_u32(const char *arg, const char *key, u32 *v)
 
 static int scm_run(char *cmd)
 {
-	char *argv[8], *p, *line;
+	char *argv[8], *p, *line, *portb, *nameb;
 	u32 pa, pb, grh = 0, qkey = SCM_UD_QKEY, pkey_index = 0, sid = 0x5ce1;
 	u32 do_listen = 1;
-	struct ib_device *dev;
+	struct ib_device *dev, *devb;
 	bool is_conn;
 	int argc = 0, i, ret = 0;
 
@@ -525,7 +527,13 @@ static int scm_run(char *cmd)
 	is_conn = !strcmp(argv[0], "connect");
 	if (!is_conn && strcmp(argv[0], "ud"))
 		return -EINVAL;
-	if (kstrtou32(argv[2], 0, &pa) || kstrtou32(argv[3], 0, &pb))
+	portb = argv[3];
+	nameb = strsep(&portb, ":");
+	if (!portb) {		/* PORT_B alone: on DEV */
+		portb = nameb;
+		nameb = argv[1];
+	}
+	if (kstrtou32(argv[2], 0, &pa) || kstrtou32(portb, 0, &pb))
 		return -EINVAL;
 	for (i = 4; i < argc && ret >= 0; i++) {
 		ret = scm_parse_u32(argv[i], "grh", &grh);
@@ -543,21 +551,26 @@ static int scm_run(char *cmd)
 	dev = ib_device_get_by_name(argv[1], RDMA_DRIVER_UNKNOWN);
 	if (!dev)
 		return -ENODEV;
-	line = kmalloc(SCM_LINE, GFP_KERNEL);
+	devb = ib_device_get_by_name(nameb, RDMA_DRIVER_UNKNOWN);
+	line = devb ? kmalloc(SCM_LINE, GFP_KERNEL) : NULL;
 	if (!line) {
+		if (devb)
+			ib_device_put(devb);
 		ib_device_put(dev);
-		return -ENOMEM;
+		return devb ? -ENOMEM : -ENODEV;
 	}
 	mutex_lock(&scm_mutex);
 	scm_seq++;
-	i = scnprintf(line, SCM_LINE, "%s %u %s %u->%u grh=%u ",
-		      is_conn ? "conn" : "ud", scm_seq, argv[1], pa, pb, grh);
+	i = scnprintf(line, SCM_LINE, "%s %u %s %u->%s:%u grh=%u ",
+		      is_conn ? "conn" : "ud", scm_seq, argv[1], pa, nameb, pb,
+		      grh);
 	mutex_unlock(&scm_mutex);
 	/* (run outside the mutex: the results stay readable meanwhile) */
 	if (is_conn)
-		scm_connect(dev, pa, pb, grh, sid, do_listen, line + i);
+		scm_connect(dev, pa, devb, pb, grh, sid, do_listen, line + i);
 	else
-		scm_ud(dev, pa, pb, qkey, pkey_index, grh, line + i);
+		scm_ud(dev, pa, devb, pb, qkey, pkey_index, grh, line + i);
+	ib_device_put(devb);
 	ib_device_put(dev);
 	mutex_lock(&scm_mutex);
 	scm_add_line(line);

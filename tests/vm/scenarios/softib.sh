@@ -206,5 +206,23 @@ check device_gone test ! -e $D
 check umad_gone test ! -e /sys/class/infiniband_mad/umad0
 check unload_pdcm rmmod ib_pdcm
 check unload_ib_umad rmmod ib_umad
+# two devices (sib0: LIDs 1 and 2, sib1: 3 and 4): the wire routes by
+# LID across them, and each device has its own GUIDs (the CM's
+# stale-connection key)
+check load_two_devices modprobe softib ndevs=2
+check sib1_port2_lid sysfs_is /sys/class/infiniband/sib1/ports/2/lid 0x4
+check sib1_node_guid sysfs_is /sys/class/infiniband/sib1/node_guid 0200:5e00:00a1:0100
+check sib1_port2_gid0 sysfs_is /sys/class/infiniband/sib1/ports/2/gids/0 "fe80:0000:0000:0000:0200:5e00:00a1:0102"
+check load_pdcm_two_devices sh -c "modprobe ib_pdcm && modprobe softib_cm"
+check connect_across_devices scm connect sib0 1 sib1:2
+dbg_note "$CM" "conn 1 "
+check across_ok scm_is "conn 1 " result ok
+check across_req_on_port2 scm_is "conn 1 " req_port 2
+check across_req_path_lids sh -c "grep '^conn 1 ' $CM/results | grep -q 'req_slid=4 req_dlid=1 req_hop_limit=0'"
+check across_rtr_lid_routed sh -c "grep '^conn 1 ' $CM/results | grep -q 'rtr_dlid_a=4 rtr_grh_a=0 rtr_dlid_b=1 rtr_grh_b=0 qp_a=3 qp_b=3'"
+check across_sib1_cm_lid sh -c "grep -q '^port=2 lid=4 tx_lid=2 tx_grh=0 tx_cm_lid=2 tx_cm_grh=0 ' $DBG/sib1/counters || { cat $DBG/sib1/counters; false; }"
+check ud_across_devices scm ud sib1 1 sib0:2
+check ud_across_received sh -c "grep '^ud 2 ' $CM/results | grep -q 'received=1 status=0 byte_len=104 slid=3 src_qp_ok=1'"
+check unload_two_devices sh -c "rmmod softib_cm && rmmod softib && rmmod ib_pdcm"
 check no_warn_or_bug sh -c "! dmesg | grep -E 'WARNING:|BUG:|Oops|already in use'"
 suite_end
