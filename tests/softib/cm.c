@@ -19,6 +19,10 @@
  *	a UD QP on each port (Q_Key 0x11110000, P_Key index 0 on the
  *	receiver); one datagram from A to B sent with @qkey and
  *	@pkey_index; "ud N received=0|1 ..." says whether it arrived.
+ *   sidr DEV PORT_A [DEV_B:]PORT_B [grh=0|1]
+ *	a SIDR listen (service 0x51d1) on PORT_B answering with QPN 0x5151 and Q_Key
+ *	0x11110000; SIDR_REQ from PORT_A over the same hand-built path;
+ *	"sidr N status=0 ..." records the answer.
  *
  * PORT_B is on DEV unless DEV_B names another device (softib ndevs=2:
  * the wire routes by LID across devices).  The pdcm API only
@@ -361,6 +365,126 @@ out:
 	kfree(c);
 }
 
+/* --- sidr ----------------------------------------------------------------- */
+
+#define SCM_SIDR_SID	0x51d1
+#define SCM_SIDR_QPN	0x5151
+
+/*
+ * One SIDR run: the passive handler fills @req_port and @req_pkey before
+ * it answers, the active one the rest before @done.
+ */
+struct scm_sidr {
+	struct completion done;
+	int status;
+	u32 qpn;
+	u32 qkey;
+	u32 req_port;
+	u16 req_pkey;
+};
+
+static int scm_sidr_passive(struct pdcm_id *id, const struct pdcm_event *ev)
+{
+	const struct pdcm_sidr_req_event_param *p = &ev->param.sidr_req_rcvd;
+	struct pdcm_sidr_rep_param rep = {};
+	struct scm_sidr *r;
+
+	if (ev->event == PDCM_REQ_RECEIVED)
+		return -EPROTONOSUPPORT;	/* not ours: pdcm rejects */
+	if (ev->event != PDCM_SIDR_REQ_RECEIVED)
+		return 0;
+	r = p->listen_context;
+	r->req_port = p->port;
+	r->req_pkey = p->pkey;
+	rep.qp_num = SCM_SIDR_QPN;
+	rep.qkey = SCM_UD_QKEY;
+	rep.status = PDCM_SIDR_SUCCESS;
+	pdcm_send_sidr_rep(id, &rep);
+	return 1;	/* answered: pdcm destroys the request's id */
+}
+
+static int scm_sidr_active(struct pdcm_id *id, const struct pdcm_event *ev)
+{
+	struct scm_sidr *r = id->context;
+
+	switch (ev->event) {
+	case PDCM_SIDR_REP_RECEIVED:
+		r->status = ev->param.sidr_rep_rcvd.status;
+		r->qpn = ev->param.sidr_rep_rcvd.qpn;
+		r->qkey = ev->param.sidr_rep_rcvd.qkey;
+		break;
+	case PDCM_SIDR_REQ_ERROR:
+		r->status = -ETIMEDOUT;
+		break;
+	default:
+		return 0;
+	}
+	complete(&r->done);
+	return 0;
+}
+
+static void scm_sidr(struct ib_device *dev, u32 pa, struct ib_device *devb,
+		     u32 pb, bool grh, char *line)
+{
+	struct pdcm_sidr_req_param req = {};
+	struct pdcm_listen_attr la = {};
+	struct pdcm_id *listen = NULL, *active = NULL;
+	struct sa_path_rec path;
+	union ib_gid gid_a, gid_b;
+	u16 lid_a = 0, lid_b = 0;
+	struct scm_sidr *r;
+	int ret;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r) {
+		snprintf(line, SCM_LINE, "status=%d", -ENOMEM);
+		return;
+	}
+	init_completion(&r->done);
+	r->status = -EINPROGRESS;
+	ret = scm_port_addr(dev, pa, &lid_a, &gid_a);
+	if (!ret)
+		ret = scm_port_addr(devb, pb, &lid_b, &gid_b);
+	if (ret)
+		goto out;
+	listen = pdcm_create_id(devb, scm_sidr_passive, r);
+	if (IS_ERR_OR_NULL(listen)) {
+		ret = listen ? PTR_ERR(listen) : -ENOMEM;
+		listen = NULL;
+		goto out;
+	}
+	la.service_id = cpu_to_be64(SCM_SIDR_SID);
+	la.port = pb;
+	ret = pdcm_listen(listen, &la);
+	if (ret)
+		goto out;
+	active = pdcm_create_id(dev, scm_sidr_active, r);
+	if (IS_ERR_OR_NULL(active)) {
+		ret = active ? PTR_ERR(active) : -ENOMEM;
+		active = NULL;
+		goto out;
+	}
+	scm_ib_path(&path, &gid_a, lid_a, &gid_b, lid_b, grh);
+	req.path = &path;
+	req.port = pa;
+	req.service_id = cpu_to_be64(SCM_SIDR_SID);
+	req.timeout_ms = 1000;
+	req.max_cm_retries = 2;
+	ret = pdcm_send_sidr_req(active, &req);
+	if (!ret && !wait_for_completion_timeout(&r->done, SCM_WAIT))
+		ret = -ETIMEDOUT;
+out:
+	if (active)
+		pdcm_destroy_id(active);	/* no handler runs after this */
+	if (listen)
+		pdcm_destroy_id(listen);
+	snprintf(line, SCM_LINE,
+		 "status=%d err=%d qpn_ok=%d qkey_ok=%d req_port=%u req_pkey=0x%04x lid_a=%u lid_b=%u",
+		 r->status, ret, r->qpn == SCM_SIDR_QPN, r->qkey == SCM_UD_QKEY,
+		 r->req_port, r->req_pkey, lid_a, lid_b);
+	kfree(r);
+}
+
 /* --- ud ------------------------------------------------------------------- */
 
 static int scm_ud_rts(struct ib_qp *qp, u32 port, u16 pkey_index)
@@ -516,7 +640,7 @@ static int scm_run(char *cmd)
 	u32 pa, pb, grh = 0, qkey = SCM_UD_QKEY, pkey_index = 0, sid = 0x5ce1;
 	u32 do_listen = 1;
 	struct ib_device *dev, *devb;
-	bool is_conn;
+	bool is_conn, is_sidr;
 	int argc = 0, i, ret = 0;
 
 	while ((p = strsep(&cmd, " \t\n")) && argc < ARRAY_SIZE(argv))
@@ -525,7 +649,8 @@ static int scm_run(char *cmd)
 	if (argc < 4)
 		return -EINVAL;
 	is_conn = !strcmp(argv[0], "connect");
-	if (!is_conn && strcmp(argv[0], "ud"))
+	is_sidr = !strcmp(argv[0], "sidr");
+	if (!is_conn && !is_sidr && strcmp(argv[0], "ud"))
 		return -EINVAL;
 	portb = argv[3];
 	nameb = strsep(&portb, ":");
@@ -537,6 +662,8 @@ static int scm_run(char *cmd)
 		return -EINVAL;
 	for (i = 4; i < argc && ret >= 0; i++) {
 		ret = scm_parse_u32(argv[i], "grh", &grh);
+		if (!ret && is_sidr)
+			ret = -EINVAL;
 		if (!ret)
 			ret = scm_parse_u32(argv[i], is_conn ? "sid" : "qkey",
 					    is_conn ? &sid : &qkey);
@@ -562,12 +689,14 @@ static int scm_run(char *cmd)
 	mutex_lock(&scm_mutex);
 	scm_seq++;
 	i = scnprintf(line, SCM_LINE, "%s %u %s %u->%s:%u grh=%u ",
-		      is_conn ? "conn" : "ud", scm_seq, argv[1], pa, nameb, pb,
-		      grh);
+		      is_conn ? "conn" : argv[0], scm_seq, argv[1], pa, nameb,
+		      pb, grh);
 	mutex_unlock(&scm_mutex);
 	/* (run outside the mutex: the results stay readable meanwhile) */
 	if (is_conn)
 		scm_connect(dev, pa, devb, pb, grh, sid, do_listen, line + i);
+	else if (is_sidr)
+		scm_sidr(dev, pa, devb, pb, grh, line + i);
 	else
 		scm_ud(dev, pa, devb, pb, qkey, pkey_index, grh, line + i);
 	ib_device_put(devb);

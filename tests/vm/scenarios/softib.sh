@@ -191,6 +191,18 @@ check ud_bad_pkey_lost scm_is "ud 7 " received 0
 check ud_bad_pkey_counted cnt_is 2 drop_pkey 1
 check ud_rx_counted cnt_is 2 rx 2
 check ud_to_no_lid_counted sh -c "! grep -q ' drop_lid=[1-9]' $DBG/sib0/counters"
+# SIDR, LID-routed: SIDR_REQ and SIDR_REP without a GRH
+echo >"$DBG/wire"
+check sidr_lid_routed scm sidr sib0 1 2
+dbg_note "$CM" "sidr 8 "
+check sidr_answered scm_is "sidr 8 " status 0
+check sidr_qpn scm_is "sidr 8 " qpn_ok 1
+check sidr_qkey scm_is "sidr 8 " qkey_ok 1
+check sidr_on_port2 scm_is "sidr 8 " req_port 2
+check sidr_pkey scm_is "sidr 8 " req_pkey 0xffff
+check sidr_wire_req wire_has 0x0017
+check sidr_wire_rep wire_has 0x0018
+check sidr_no_grh wire_no_grh_cm
 
 # the same on pdcm's ib_cm drop-in
 check load_dropin ibcm_load
