@@ -9,11 +9,13 @@
  * Commands:
  *
  *   connect DEV PORT_A [DEV_B:]PORT_B [grh=0|1] [sid=N] [listen=0|1]
+ *	  [pkey=N]
  *	listen on PORT_B, connect from PORT_A over a hand-built IB path
  *	(no SM, no SA: the ports' LIDs and GIDs, P_Key 0xFFFF), with an RC
  *	QP on each side taken through INIT, RTR and RTS by pdcm's
  *	attributes; REQ, REP, RTU, then DREQ and DREP.  grh=1 puts a GRH in
- *	the path (hop limit 2); listen=0 connects to nobody (REJ 8).
+ *	the path (hop limit 2); listen=0 connects to nobody (REJ 8); pkey
+ *	puts another P_Key than 0xFFFF in the path.
  *	"conn N result=ok ..." records it.
  *   ud DEV PORT_A [DEV_B:]PORT_B [qkey=N] [pkey_index=N] [grh=0|1]
  *	a UD QP on each port (Q_Key 0x11110000, P_Key index 0 on the
@@ -105,6 +107,8 @@ struct scm_conn {
 	u32 rep_remote_qpn;
 	u32 rtr_dlid[2];
 	bool rtr_grh[2];
+	u16 req_bth_pkey;
+	u16 req_path_pkey;
 };
 
 static void scm_set_err(struct scm_conn *c, int err)
@@ -184,6 +188,8 @@ static int scm_req_received(struct scm_conn *c, struct pdcm_id *id,
 	c->req_dlid = be32_to_cpu(sa_path_get_dlid(req->primary_path));
 	c->req_hop_limit = req->primary_path->hop_limit;
 	c->req_remote_qpn = req->remote_qpn;
+	c->req_bth_pkey = req->bth_pkey;
+	c->req_path_pkey = be16_to_cpu(req->primary_path->pkey);
 	ret = scm_side_create(&c->b, c->dev, req->port, IB_QPT_RC,
 			      IB_POLL_WORKQUEUE);
 	if (ret) {
@@ -245,7 +251,8 @@ static bool scm_wait(struct completion *done)
 }
 
 static void scm_connect(struct ib_device *dev, u32 pa, struct ib_device *devb,
-			u32 pb, bool grh, u64 sid, bool do_listen, char *line)
+			u32 pb, bool grh, u64 sid, bool do_listen, u16 pkey,
+			char *line)
 {
 	struct pdcm_listen_attr la = {};
 	struct pdcm_req_param req = {};
@@ -302,6 +309,7 @@ static void scm_connect(struct ib_device *dev, u32 pa, struct ib_device *devb,
 	}
 
 	scm_ib_path(&path, &gid_a, lid_a, &gid_b, lid_b, grh);
+	path.pkey = cpu_to_be16(pkey);
 
 	req.primary_path = &path;
 	req.port = pa;
@@ -360,6 +368,9 @@ out:
 		 c->b.qp && c->rep_remote_qpn == c->b.qp->qp_num,
 		 c->rtr_dlid[0], c->rtr_grh[0], c->rtr_dlid[1], c->rtr_grh[1],
 		 sa, sb);
+	scnprintf(line + strlen(line), SCM_LINE - strlen(line),
+		  " bth_pkey=0x%04x path_pkey=0x%04x", c->req_bth_pkey,
+		  c->req_path_pkey);
 	scm_side_destroy(&c->b);
 	scm_side_destroy(&c->a);
 	kfree(c);
@@ -638,7 +649,7 @@ static int scm_run(char *cmd)
 {
 	char *argv[8], *p, *line, *portb, *nameb;
 	u32 pa, pb, grh = 0, qkey = SCM_UD_QKEY, pkey_index = 0, sid = 0x5ce1;
-	u32 do_listen = 1;
+	u32 do_listen = 1, pkey = 0xffff;
 	struct ib_device *dev, *devb;
 	bool is_conn, is_sidr;
 	int argc = 0, i, ret = 0;
@@ -670,11 +681,15 @@ static int scm_run(char *cmd)
 		if (!ret)
 			ret = scm_parse_u32(argv[i], is_conn ? "listen" : "pkey_index",
 					    is_conn ? &do_listen : &pkey_index);
+		if (!ret && is_conn)
+			ret = scm_parse_u32(argv[i], "pkey", &pkey);
 		if (!ret)
 			ret = -EINVAL;
 	}
 	if (ret < 0)
 		return ret;
+	if (pkey > U16_MAX)
+		return -EINVAL;
 	dev = ib_device_get_by_name(argv[1], RDMA_DRIVER_UNKNOWN);
 	if (!dev)
 		return -ENODEV;
@@ -694,7 +709,8 @@ static int scm_run(char *cmd)
 	mutex_unlock(&scm_mutex);
 	/* (run outside the mutex: the results stay readable meanwhile) */
 	if (is_conn)
-		scm_connect(dev, pa, devb, pb, grh, sid, do_listen, line + i);
+		scm_connect(dev, pa, devb, pb, grh, sid, do_listen, pkey,
+			    line + i);
 	else if (is_sidr)
 		scm_sidr(dev, pa, devb, pb, grh, line + i);
 	else

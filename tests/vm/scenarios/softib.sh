@@ -171,35 +171,45 @@ check connect_no_listener scm connect sib0 1 2 listen=0
 check conn3_rejected scm_is "conn 3 " result rej
 check conn3_rej_8 scm_is "conn 3 " rej 8
 
+# the second P_Key (0x8001, index 1) in the path: pdcm sends every CM MAD
+# with it, and the passive side reads it from the BTH and the REQ
+check conn1_bth_pkey_default scm_is "conn 1 " bth_pkey 0xffff
+check connect_pkey_8001 scm connect sib0 1 2 pkey=0x8001
+dbg_note "$CM" "conn 4 "
+check conn4_ok scm_is "conn 4 " result ok
+check conn4_bth_pkey scm_is "conn 4 " bth_pkey 0x8001
+check conn4_path_pkey scm_is "conn 4 " path_pkey 0x8001
+check conn4_wire_pkey sh -c "grep -q 'pkey=0x8001 grh=0 class=0x07 method=0x03 attr=0x0013 delivered' $DBG/wire || { cat $DBG/wire; false; }"
+
 # UD between the ports: delivered, then dropped on Q_Key and P_Key
 echo >"$DBG/sib0/counters"
 check ud_send scm ud sib0 1 2
-dbg_note "$CM" "ud 4 "
-check ud_received scm_is "ud 4 " received 1
-check ud_data scm_is "ud 4 " data_ok 1
-check ud_slid scm_is "ud 4 " slid 1
-check ud_src_qp scm_is "ud 4 " src_qp_ok 1
-check ud_no_grh scm_is "ud 4 " grh 0
-check ud_byte_len_with_grh_slot scm_is "ud 4 " byte_len 104
+dbg_note "$CM" "ud 5 "
+check ud_received scm_is "ud 5 " received 1
+check ud_data scm_is "ud 5 " data_ok 1
+check ud_slid scm_is "ud 5 " slid 1
+check ud_src_qp scm_is "ud 5 " src_qp_ok 1
+check ud_no_grh scm_is "ud 5 " grh 0
+check ud_byte_len_with_grh_slot scm_is "ud 5 " byte_len 104
 check ud_grh_send scm ud sib0 1 2 grh=1
-check ud_grh_received scm_is "ud 5 " grh 1
+check ud_grh_received scm_is "ud 6 " grh 1
 check ud_bad_qkey scm ud sib0 1 2 qkey=0x22220000
-check ud_bad_qkey_lost scm_is "ud 6 " received 0
+check ud_bad_qkey_lost scm_is "ud 7 " received 0
 check ud_bad_qkey_counted cnt_is 2 drop_qkey 1
 check ud_bad_pkey scm ud sib0 1 2 pkey_index=1
-check ud_bad_pkey_lost scm_is "ud 7 " received 0
+check ud_bad_pkey_lost scm_is "ud 8 " received 0
 check ud_bad_pkey_counted cnt_is 2 drop_pkey 1
 check ud_rx_counted cnt_is 2 rx 2
 check ud_to_no_lid_counted sh -c "! grep -q ' drop_lid=[1-9]' $DBG/sib0/counters"
 # SIDR, LID-routed: SIDR_REQ and SIDR_REP without a GRH
 echo >"$DBG/wire"
 check sidr_lid_routed scm sidr sib0 1 2
-dbg_note "$CM" "sidr 8 "
-check sidr_answered scm_is "sidr 8 " status 0
-check sidr_qpn scm_is "sidr 8 " qpn_ok 1
-check sidr_qkey scm_is "sidr 8 " qkey_ok 1
-check sidr_on_port2 scm_is "sidr 8 " req_port 2
-check sidr_pkey scm_is "sidr 8 " req_pkey 0xffff
+dbg_note "$CM" "sidr 9 "
+check sidr_answered scm_is "sidr 9 " status 0
+check sidr_qpn scm_is "sidr 9 " qpn_ok 1
+check sidr_qkey scm_is "sidr 9 " qkey_ok 1
+check sidr_on_port2 scm_is "sidr 9 " req_port 2
+check sidr_pkey scm_is "sidr 9 " req_pkey 0xffff
 check sidr_wire_req wire_has 0x0017
 check sidr_wire_rep wire_has 0x0018
 check sidr_no_grh wire_no_grh_cm
@@ -208,7 +218,7 @@ check sidr_no_grh wire_no_grh_cm
 check load_dropin ibcm_load
 check load_softib_ibcm_on_dropin modprobe softib_ibcm
 ibcm_conn dropin
-check dropin_went_through_pdcm sysfs_is $D/ports/1/cm_tx_msgs/req 4
+check dropin_went_through_pdcm sysfs_is $D/ports/1/cm_tx_msgs/req 5
 check dropin_unload sh -c "rmmod softib_ibcm && rmmod ib_cm"
 
 # unload softib under the MAD layer's, ib_umad's and pdcm's agents
