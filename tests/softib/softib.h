@@ -81,6 +81,7 @@ struct sib_dev {
 	spinlock_t lock;		/* the ports' cap_flags */
 	struct xarray qps;
 	u32 next_qpn;
+	atomic_t nqps;			/* ordinary QPs, at most SIB_MAX_QP */
 	struct dentry *debugfs;
 	unsigned int nports;
 	struct sib_port port[SIB_MAX_PORTS];

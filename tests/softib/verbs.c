@@ -243,11 +243,16 @@ int sib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 			port->special[qpn] = qp;
 			ret = 0;
 		}
+	} else if (atomic_inc_return(&sdev->nqps) > SIB_MAX_QP) {
+		atomic_dec(&sdev->nqps);
+		ret = -ENOMEM;
 	} else {
 		ret = xa_alloc_cyclic(&sdev->qps, &qpn, qp,
 				      XA_LIMIT(2, SIB_QPN_MAX), &sdev->next_qpn,
 				      GFP_KERNEL);
 		ret = ret < 0 ? ret : 0;
+		if (ret)
+			atomic_dec(&sdev->nqps);
 	}
 	if (!ret)
 		ibqp->qp_num = qpn;
@@ -356,8 +361,8 @@ int sib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mutex_lock(&sib_table_mutex);
 	if (ibqp->qp_type == IB_QPT_SMI || ibqp->qp_type == IB_QPT_GSI)
 		sib_port(sdev, qp->port)->special[ibqp->qp_num] = NULL;
-	else
-		xa_erase(&sdev->qps, ibqp->qp_num);
+	else if (xa_erase(&sdev->qps, ibqp->qp_num))
+		atomic_dec(&sdev->nqps);
 	mutex_unlock(&sib_table_mutex);
 	kvfree(qp->rq);
 	return 0;
