@@ -48,6 +48,18 @@ scm() {
 	echo "$*" >"$CM/ctl"
 }
 
+# sib0's restrack counts (pd, cq, qp, ...): what the runs leave behind
+sib_res() {
+	rdma resource show 2>&1 | sed -n 's/^[0-9]*: \(sib0: \)/\1/p'
+}
+
+res_back() {	# res_back BEFORE
+	_r=$(sib_res)
+	[ "$_r" = "$1" ] && return 0
+	echo "sib0 resources: '$_r', before the runs '$1'"
+	return 1
+}
+
 # scm_is PREFIX FIELD V: FIELD of softib_cm's result line PREFIX is V
 scm_is() { dbg_is "$CM" "$@"; }
 
@@ -121,6 +133,8 @@ check cm_sup_cleared sysfs_is $D/ports/1/cap_mask 0x00000000
 check load_pdcm modprobe ib_pdcm
 check pdcm_sets_cm_sup sysfs_is $D/ports/2/cap_mask 0x00010000
 check load_softib_cm modprobe softib_cm
+res0=$(sib_res)
+check restrack_sees_sib0 test -n "$res0"
 echo >"$DBG/sib0/counters"
 echo >"$DBG/wire"
 check connect_lid_routed scm connect sib0 1 2
@@ -213,6 +227,10 @@ check sidr_pkey scm_is "sidr 9 " req_pkey 0xffff
 check sidr_wire_req wire_has 0x0017
 check sidr_wire_rep wire_has 0x0018
 check sidr_no_grh wire_no_grh_cm
+
+# every PD, CQ, QP and AH of those runs is gone
+check resources_back res_back "$res0"
+kmsg "    # sib0: $res0"
 
 # the same on pdcm's ib_cm drop-in
 check load_dropin ibcm_load
