@@ -39,14 +39,14 @@ kdir-has = $(shell grep -qs '^$(1)=[ym]' $(KDIR)/.config && echo m)
 PDCM_CONFIG := CONFIG_IB_PDCM=m CONFIG_IB_PDCM_IBCM=m
 PDCM_CONFIG += CONFIG_IB_PDCM_KUNIT_TEST=$(call kdir-has,CONFIG_KUNIT)
 PDCM_CONFIG += CONFIG_IB_PDCM_BENCHMARK=$(BENCH)
-PDCM_CONFIG += CONFIG_IB_PDCM_TEST_ULP=m
+PDCM_CONFIG += CONFIG_IB_PDCM_TEST_ULP=m CONFIG_IB_PDCM_SOFTIB=m
 PDCM_CONFIG += CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_SHIM_TEST=m
 
 # What `make install` (and dkms.conf, by the same list) builds: ib_pdcm, the
-# ib_cm drop-in (compat/) and the ULP shims; never tests/kunit, tests/ulp, tests/shim, tests/bench.
+# ib_cm drop-in (compat/) and the ULP shims; never tests/kunit, tests/ulp, tests/shim, tests/bench, tests/softib.
 PDCM_INSTALL_CONFIG := CONFIG_IB_PDCM=m CONFIG_IB_PDCM_IBCM=m CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m \
 	CONFIG_IB_PDCM_KUNIT_TEST= CONFIG_IB_PDCM_BENCHMARK= CONFIG_IB_PDCM_TEST_ULP= \
-	CONFIG_IB_PDCM_SHIM_TEST=
+	CONFIG_IB_PDCM_SHIM_TEST= CONFIG_IB_PDCM_SOFTIB=
 INSTALL_MOD_DIR ?= updates
 # The release modules are installed under (Debian's headers have a different
 # include/config/kernel.release, e.g. 6.1.192 for 6.1.0-57-amd64).

@@ -91,8 +91,15 @@ static void pdcm_mad_recv_handler(struct ib_mad_agent *agent,
 	}
 	rx.port = port;
 	rx.wc = *recv_wc->wc;
+	/*
+	 * Zero without a GRH (a LID-routed MAD on an IB port): @rx.grh is
+	 * passed to ib_init_ah_attr_from_wc() either way, which reads its
+	 * GIDs before it looks at IB_WC_GRH.
+	 */
 	if (rx.wc.wc_flags & IB_WC_GRH)
 		rx.grh = *recv_wc->recv_buf.grh;
+	else
+		memset(&rx.grh, 0, sizeof(rx.grh));
 	port->up->rx(&rx, &msg);
 out:
 	ib_free_recv_mad(recv_wc);
@@ -226,9 +233,7 @@ static int pdcm_mad_reply(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 		return ret;
 	/* may sleep: before the lock */
 	ah = pdcm_fail() ? ERR_PTR(-ENOMEM) :
-	     ib_create_ah_from_wc(port->pd, &rx->wc,
-				  rx->wc.wc_flags & IB_WC_GRH ? &rx->grh : NULL,
-				  port->port_num);
+	     ib_create_ah_from_wc(port->pd, &rx->wc, &rx->grh, port->port_num);
 	if (IS_ERR(ah))
 		return PTR_ERR(ah);
 	read_lock_irqsave(&port->agent_lock, flags);
@@ -305,9 +310,9 @@ static int pdcm_mad_peer_av(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 	struct rdma_ah_attr reply, av;
 	int ret;
 
+	/* never a NULL GRH: read without IB_WC_GRH too (recv_handler) */
 	ret = ib_init_ah_attr_from_wc(port->dev->ibdev, port->port_num, &rx->wc,
-				      rx->wc.wc_flags & IB_WC_GRH ? &rx->grh : NULL,
-				      &reply);
+				      &rx->grh, &reply);
 	if (ret)
 		return ret;
 	if (!path)

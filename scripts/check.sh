@@ -510,7 +510,7 @@ check_kunit() {
 	kdir=$(scripts/kunit-kernel.sh "$line") || { record FAIL "kernel.${p}kunit"; return; }
 	build_pdcm "${p}kunit" "$kdir" CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
 		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_KUNIT_TEST=m \
-		CONFIG_IB_PDCM_SHIM_TEST=m CONFIG_IB_PDCM_IBCM=m || return
+		CONFIG_IB_PDCM_SHIM_TEST=m CONFIG_IB_PDCM_IBCM=m CONFIG_IB_PDCM_SOFTIB=m || return
 	ibcm_gate "${p}kunit" "$kdir"
 	scripts/initramfs.sh kunit "$kdir" "$BUILT" "$initrd" ||
 		{ record FAIL "initramfs.${p}kunit"; return; }
@@ -533,7 +533,7 @@ kunit_scenarios_6_1() {
 	# lockdep and panic_on_warn
 	# (the short ones two guests of several scenarios each)
 	group_guest kunit_ulp "$bz" "$initrd" 600 "$dbg" kunit_ module ulp_rc ulp_sidr ulp_rej ulp_leak
-	group_guest kunit_shims "$bz" "$initrd" 600 "$dbg" kunit_ ulp_rping shim_sdp shim_kdapl ibcm_loop
+	group_guest kunit_shims "$bz" "$initrd" 600 "$dbg" kunit_ ulp_rping shim_sdp shim_kdapl ibcm_loop softib
 	# allocation-failure sweeps, with kmemleak (Documentation/robustness.rst)
 	guests "$bz" "$initrd" 600 "kunit|$dbg pdcmvm.scenario=kunit" \
 		"kunit_fault_remove|$dbg pdcmvm.scenario=fault_remove" \
@@ -561,7 +561,7 @@ check_vm() {
 	PDCM_AT_NAME=$(stock_at "$p") build_pdcm "${p}stock" "/usr/src/linux-headers-$kver" C=1 CF=-D__CHECK_ENDIAN__ \
 		CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
 		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_SHIM_TEST=m \
-		CONFIG_IB_PDCM_IBCM=m || return
+		CONFIG_IB_PDCM_IBCM=m CONFIG_IB_PDCM_SOFTIB=m || return
 	ibcm_gate "${p}stock" "/usr/src/linux-headers-$kver"
 	grep -q ' CHECK ' "$LOGS/build-${p}stock.log" && record PASS "style.${p}sparse" ||
 		record FAIL "style.${p}sparse" "$LOGS/build-${p}stock.log"
@@ -634,7 +634,7 @@ vm_scenarios_6_1() {
 	VM_MEM=512 group_guest stock_ulp "$stock/vmlinux" "$initrd" 300 "" stock_ \
 		ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_rping
 	VM_MEM=512 group_guest stock_shims "$stock/vmlinux" "$initrd" 300 "" stock_ \
-		shim_sdp shim_kdapl fault_remove ibcm_loop
+		shim_sdp shim_kdapl fault_remove ibcm_loop softib
 	# FAULT_N=N: fault_remove with N connections moving data (default 48)
 	[ -n "${FAULT_N:-}" ] && VM_MEM=2048 guests "$stock/vmlinux" "$initrd" $((600 + 2 * FAULT_N)) \
 		"stock_fault_remove_$FAULT_N|pdcmvm.scenario=fault_remove pdcmvm.fault_n=$FAULT_N"
@@ -664,7 +664,7 @@ K612_PAIRS2=(
 	"shim_kdapl_peer|shim_kdapl_pdcm|150"
 	"interop_rping_peer|interop_rping_pdcm|150"
 )
-K612_SCENARIOS=(module ulp_rc ulp_demux shim_sdp shim_kdapl ibcm_loop)
+K612_SCENARIOS=(module ulp_rc ulp_demux shim_sdp shim_kdapl ibcm_loop softib)
 
 vm_scenarios_6_12() {
 	# the in-tree CM of 6.12 against pdcm on 6.12 (two pairs of guests)

@@ -21,7 +21,7 @@ rc=0
 files() {
 	git ls-files -co --exclude-standard -- 'cm/*.[ch]' 'compat/*.[ch]' 'include/*.h' \
 		'tests/kunit/*.[ch]' 'tests/bench/*.[ch]' 'tests/ulp/*.[ch]' 'tests/shim/*.[ch]' \
-		'ulp/*.[ch]' 2>/dev/null
+		'tests/softib/*.[ch]' 'ulp/*.[ch]' 2>/dev/null
 }
 
 case ${1:-} in
@@ -29,10 +29,12 @@ checkpatch)
 	# one checkpatch per file, $JOBS at a time; reported in file order
 	out_dir=$(mktemp -d)
 	trap 'rm -rf "$out_dir"' EXIT
-	# cm/compat.h is the one file that may test LINUX_VERSION_CODE (the
-	# version differences live there); anywhere else checkpatch flags it
+	# cm/compat.h (and softib's tests/softib/compat.h) are the files that
+	# may test LINUX_VERSION_CODE (the version differences live there);
+	# anywhere else checkpatch flags it
 	files | xargs -P "$JOBS" -I{} sh -c \
-		'ign=FILE_PATH_CHANGES; [ "$1" = cm/compat.h ] && ign=$ign,LINUX_VERSION_CODE
+		'ign=FILE_PATH_CHANGES
+		 case $1 in cm/compat.h|tests/softib/compat.h) ign=$ign,LINUX_VERSION_CODE ;; esac
 		 "$0" --strict --no-tree --terse --ignore $ign -f "$1" \
 		 >"$2/$(echo "$1" | tr / _)" 2>&1' "$src/scripts/checkpatch.pl" {} "$out_dir"
 	for f in $(files); do
@@ -56,7 +58,7 @@ sparse)
 	if make -C "/usr/src/linux-headers-$kver" M="$dir" C=2 CF=-D__CHECK_ENDIAN__ \
 		CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m CONFIG_IB_PDCM_SDP=m \
 		CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_SHIM_TEST=m CONFIG_IB_PDCM_IBCM=m \
-		modules >"$log" 2>&1 &&
+		CONFIG_IB_PDCM_SOFTIB=m modules >"$log" 2>&1 &&
 	   ! grep -E '(warning|error):' "$log" | grep -v '^make' >/dev/null; then
 		echo "PASS sparse"
 	else
@@ -92,7 +94,7 @@ copts)
 	;;
 kerneldoc)
 	for f in $(git ls-files -co --exclude-standard -- 'cm/*.[ch]' 'compat/*.[ch]' 'include/*.h' \
-		   'ulp/*.[ch]' 'tests/shim/*.[ch]' 2>/dev/null); do
+		   'ulp/*.[ch]' 'tests/shim/*.[ch]' 'tests/softib/*.[ch]' 2>/dev/null); do
 		out=$("$src/scripts/kernel-doc" -none -v "$f" 2>&1 | grep -E ': (warning|error):')
 		if [ -z "$out" ]; then
 			echo "PASS kerneldoc.$f"
