@@ -423,6 +423,14 @@ unsigned int pdcm_retries(u8 wanted);
 u64 pdcm_new_tid(struct pdcm_conn *conn);
 u64 pdcm_node_guid(struct pdcm_port *port);
 
+/* The peer CM's QP for @conn's MADs (pdcm_id.remote_cm_qpn): 1 unless redirected. */
+static inline u32 pdcm_cm_qpn(const struct pdcm_conn *conn)
+{
+	u32 qpn = READ_ONCE(conn->id.remote_cm_qpn) & 0xffffff;
+
+	return qpn ?: 1;
+}
+
 /* handshake.c */
 extern unsigned int pdcm_halfopen_evict_ms;
 bool pdcm_halfopen_evict(struct pdcm_listen *l, struct pdcm_port *port);

@@ -136,6 +136,7 @@ struct pdcm_conn *pdcm_conn_alloc(struct ib_device *device,
 	conn->id.handler = handler;
 	conn->id.context = context;
 	conn->id.state = PDCM_IDLE;
+	conn->id.remote_cm_qpn = 1;
 	spin_lock_init(&conn->lock);
 	refcount_set(&conn->refs, 1);
 	init_completion(&conn->released);

@@ -106,7 +106,7 @@ out:
 }
 
 static struct ib_mad_send_buf *pdcm_mad_alloc(struct pdcm_port *port,
-					      u16 pkey_index,
+					      u32 remote_qpn, u16 pkey_index,
 					      const struct pdcm_msg *msg)
 {
 	struct ib_mad_send_buf *buf;
@@ -115,8 +115,8 @@ static struct ib_mad_send_buf *pdcm_mad_alloc(struct pdcm_port *port,
 	lockdep_assert_held_read(&port->agent_lock);
 	if (pdcm_fail())
 		return ERR_PTR(-ENOMEM);
-	buf = ib_create_send_mad(port->agent, 1, pkey_index, 0, IB_MGMT_MAD_HDR,
-				 IB_MGMT_MAD_DATA, GFP_ATOMIC,
+	buf = ib_create_send_mad(port->agent, remote_qpn, pkey_index, 0,
+				 IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA, GFP_ATOMIC,
 				 IB_MGMT_BASE_VERSION);
 	if (IS_ERR(buf))
 		return buf;
@@ -165,7 +165,7 @@ static int pdcm_mad_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 		ret = PTR_ERR(ah);
 		goto out;
 	}
-	buf = pdcm_mad_alloc(port, conn->pkey_index, msg);
+	buf = pdcm_mad_alloc(port, pdcm_cm_qpn(conn), conn->pkey_index, msg);
 	if (IS_ERR(buf)) {
 		rdma_destroy_ah(ah, 0);
 		ret = PTR_ERR(buf);
@@ -237,7 +237,8 @@ static int pdcm_mad_reply(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 	if (IS_ERR(ah))
 		return PTR_ERR(ah);
 	read_lock_irqsave(&port->agent_lock, flags);
-	buf = port->agent ? pdcm_mad_alloc(port, rx->wc.pkey_index, msg) :
+	/* to QP1, as ib_cm answers: a redirect is the active side's to follow */
+	buf = port->agent ? pdcm_mad_alloc(port, 1, rx->wc.pkey_index, msg) :
 	      ERR_PTR(-ENODEV);
 	if (IS_ERR(buf)) {
 		ret = PTR_ERR(buf);

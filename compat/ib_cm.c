@@ -66,6 +66,18 @@ static void ibcm_sync(struct ibcm_id *me)
 	me->id.remote_id = READ_ONCE(me->pd->remote_id);
 }
 
+/*
+ * The id of a call that sends, with what the ULP may have written to the
+ * public id since: remote_cm_qpn (ib_srp sets it to follow a CM redirect).
+ */
+static struct ibcm_id *ibcm_out(struct ib_cm_id *cm_id)
+{
+	struct ibcm_id *me = to_ibcm(cm_id);
+
+	WRITE_ONCE(me->pd->remote_cm_qpn, READ_ONCE(cm_id->remote_cm_qpn));
+	return me;
+}
+
 static struct ibcm_id *ibcm_alloc(struct ib_device *device,
 				  ib_cm_handler handler, void *context)
 {
@@ -552,7 +564,7 @@ static int ibcm_port_of(struct ib_device *device, struct sa_path_rec *path,
  */
 int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 {
-	struct ibcm_id *me = to_ibcm(cm_id);
+	struct ibcm_id *me = ibcm_out(cm_id);
 	struct pdcm_req_param p = {};
 	int ret;
 
@@ -598,7 +610,7 @@ EXPORT_SYMBOL(ib_send_cm_req);
  */
 int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param)
 {
-	struct ibcm_id *me = to_ibcm(cm_id);
+	struct ibcm_id *me = ibcm_out(cm_id);
 	struct pdcm_rep_param p = {};
 	int ret;
 
@@ -635,7 +647,7 @@ EXPORT_SYMBOL(ib_send_cm_rep);
 int ib_send_cm_rtu(struct ib_cm_id *cm_id, const void *private_data,
 		   u8 private_data_len)
 {
-	struct ibcm_id *me = to_ibcm(cm_id);
+	struct ibcm_id *me = ibcm_out(cm_id);
 	int ret = pdcm_send_rtu(me->pd, private_data, private_data_len);
 
 	ibcm_sync(me);
@@ -657,7 +669,7 @@ EXPORT_SYMBOL(ib_send_cm_rtu);
 int ib_send_cm_dreq(struct ib_cm_id *cm_id, const void *private_data,
 		    u8 private_data_len)
 {
-	struct ibcm_id *me = to_ibcm(cm_id);
+	struct ibcm_id *me = ibcm_out(cm_id);
 	int ret = pdcm_send_dreq(me->pd, private_data, private_data_len);
 
 	ibcm_sync(me);
@@ -679,7 +691,7 @@ EXPORT_SYMBOL(ib_send_cm_dreq);
 int ib_send_cm_drep(struct ib_cm_id *cm_id, const void *private_data,
 		    u8 private_data_len)
 {
-	struct ibcm_id *me = to_ibcm(cm_id);
+	struct ibcm_id *me = ibcm_out(cm_id);
 	int ret = pdcm_send_drep(me->pd, private_data, private_data_len);
 
 	ibcm_sync(me);
@@ -704,7 +716,7 @@ int ib_send_cm_rej(struct ib_cm_id *cm_id, enum ib_cm_rej_reason reason,
 		   void *ari, u8 ari_length, const void *private_data,
 		   u8 private_data_len)
 {
-	struct ibcm_id *me = to_ibcm(cm_id);
+	struct ibcm_id *me = ibcm_out(cm_id);
 	int ret = pdcm_send_rej(me->pd, reason, ari, ari_length, private_data,
 				private_data_len);
 
@@ -730,7 +742,7 @@ EXPORT_SYMBOL(ib_send_cm_rej);
 int ib_send_cm_mra(struct ib_cm_id *cm_id, u8 service_timeout,
 		   const void *private_data, u8 private_data_len)
 {
-	struct ibcm_id *me = to_ibcm(cm_id);
+	struct ibcm_id *me = ibcm_out(cm_id);
 	int ret;
 
 	BUILD_BUG_ON(IB_CM_MRA_FLAG_DELAY != PDCM_MRA_FLAG_DELAY);
@@ -754,7 +766,7 @@ EXPORT_SYMBOL(ib_send_cm_mra);
 int ib_send_cm_sidr_req(struct ib_cm_id *cm_id,
 			struct ib_cm_sidr_req_param *param)
 {
-	struct ibcm_id *me = to_ibcm(cm_id);
+	struct ibcm_id *me = ibcm_out(cm_id);
 	struct pdcm_sidr_req_param p = {};
 	int ret;
 
@@ -790,7 +802,7 @@ EXPORT_SYMBOL(ib_send_cm_sidr_req);
 int ib_send_cm_sidr_rep(struct ib_cm_id *cm_id,
 			struct ib_cm_sidr_rep_param *param)
 {
-	struct ibcm_id *me = to_ibcm(cm_id);
+	struct ibcm_id *me = ibcm_out(cm_id);
 	struct pdcm_sidr_rep_param p = {};
 	int ret;
 
@@ -826,7 +838,7 @@ EXPORT_SYMBOL(ib_send_cm_sidr_rep);
  */
 int ib_cm_notify(struct ib_cm_id *cm_id, enum ib_event_type event)
 {
-	struct ibcm_id *me = to_ibcm(cm_id);
+	struct ibcm_id *me = ibcm_out(cm_id);
 	enum pdcm_state state = READ_ONCE(me->pd->state);
 	int ret;
 

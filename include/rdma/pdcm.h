@@ -487,6 +487,11 @@ typedef int (*pdcm_handler)(struct pdcm_id *id, const struct pdcm_event *event);
  * @state: current state (read-only for ULPs; for debugging)
  * @local_id: local communication ID
  * @remote_id: the peer's communication ID
+ * @remote_cm_qpn: the QP of the peer's CM that this id's MADs go to: 1
+ *	(the GSI QP) unless the ULP follows a CM redirect -- a REJ
+ *	PDCM_REJ_PORT_CM_REDIRECT (24) whose ARI is the ClassPortInfo
+ *	naming another (its RedirectQP) -- and sets it before sending again,
+ *	as ib_cm_id's; 24 bits, 0 counts as 1
  */
 struct pdcm_id {
 	pdcm_handler handler;
@@ -496,6 +501,7 @@ struct pdcm_id {
 	enum pdcm_state state;
 	__be32 local_id;
 	__be32 remote_id;
+	u32 remote_cm_qpn;
 };
 
 struct pdcm_id *pdcm_create_id(struct ib_device *device, pdcm_handler handler,

@@ -63,6 +63,7 @@ static struct fake_sent *fake_record(struct fake *f, const struct pdcm_msg *msg,
 		return NULL;
 	s->msg = *msg;
 	s->reply = reply;
+	s->remote_qpn = 1;
 	s->encode_ret = pdcm_wire_encode(msg, s->mad);
 	spin_lock_irqsave(&f->lock, flags);
 	list_add_tail(&s->node, &f->sent);
@@ -95,6 +96,7 @@ static int fake_op_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 		return -ENOMEM;
 	}
 	s->conn = conn;
+	s->remote_qpn = pdcm_cm_qpn(conn);
 	s->timeout_ms = timeout_ms;
 	s->retries = retries;
 	if (!h)

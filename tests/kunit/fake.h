@@ -47,6 +47,7 @@ struct fake_sent {
 	struct pdcm_conn *conn;		/* ops->send: identity only */
 	unsigned int timeout_ms;
 	unsigned int retries;
+	u32 remote_qpn;			/* the peer CM's QP it goes to */
 	int encode_ret;
 	struct pdcm_msg msg;
 	u8 mad[PDCM_MAD_SIZE];

@@ -33,6 +33,7 @@ struct ibt_ev {
 	struct sa_path_rec path;
 	bool has_pdata;
 	u8 pdata[IB_CM_RTU_PRIVATE_DATA_SIZE];
+	u8 ari[IB_CM_REJ_ARI_LENGTH];	/* a REJ's, copied */
 };
 
 static struct {
@@ -116,6 +117,10 @@ static int ibt_record(struct ib_cm_id *cm_id, const struct ib_cm_event *ev,
 		if (ev->event == IB_CM_REQ_RECEIVED &&
 		    ev->param.req_rcvd.primary_path)
 			e->path = *ev->param.req_rcvd.primary_path;
+		if (ev->event == IB_CM_REJ_RECEIVED && ev->param.rej_rcvd.ari)
+			memcpy(e->ari, ev->param.rej_rcvd.ari,
+			       min_t(u8, ev->param.rej_rcvd.ari_length,
+				     sizeof(e->ari)));
 		e->has_pdata = ev->private_data;
 		/* the whole field: KASAN catches a buffer that is shorter */
 		if (ev->private_data && size)
@@ -768,6 +773,49 @@ static void ibcm_rej_received(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, ibcm_reject_msg(1000), "unrecognized reason");
 }
 
+/*
+ * CM redirect (issue 34 #14): a REJ PORT_CM_REDIRECT (24) reaches the ULP
+ * with its ARI, the ClassPortInfo naming the CM's new QP; the ULP writes
+ * that into remote_cm_qpn, as ib_srp does, and sends its REQ again: the
+ * REQ goes to that QP.  pdcm sent every MAD to QP1 whatever was written.
+ */
+static void ibcm_cm_redirect(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct ib_class_port_info cpi = {
+		.redirect_qp = cpu_to_be32(0x000777),
+		.redirect_lid = cpu_to_be16(0x21),
+		.redirect_pkey = cpu_to_be16(0xffff),
+	};
+	struct ib_cm_id *id = ibt_id(f, NULL);
+	struct ib_cm_req_param p;
+	struct pdcm_msg m;
+	struct ibt_ev *e;
+
+	BUILD_BUG_ON(sizeof(cpi) != IB_CM_REJ_ARI_LENGTH);
+	ibt_req_param(f, &p);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(id, &p), 0);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->remote_qpn, 1U);
+	fake_mk(&m, PDCM_ATTR_REJ, fake_last(f), f->peer_comm);
+	m.rej.reason = IB_CM_REJ_PORT_CM_REDIRECT;
+	m.rej.msg_rejected = PDCM_MSG_RESPONSE_REQ;
+	memcpy(m.rej.ari, &cpi, sizeof(cpi));
+	m.rej.ari_len = sizeof(cpi);
+	fake_rx(f, &m);
+	e = ibt_last();
+	KUNIT_ASSERT_EQ(test, e->type, IB_CM_REJ_RECEIVED);
+	KUNIT_EXPECT_EQ(test, e->ev.param.rej_rcvd.reason,
+			IB_CM_REJ_PORT_CM_REDIRECT);
+	KUNIT_EXPECT_EQ(test, e->ev.param.rej_rcvd.ari_length, sizeof(cpi));
+	KUNIT_EXPECT_EQ(test, memcmp(e->ari, &cpi, sizeof(cpi)), 0);
+	KUNIT_EXPECT_EQ(test, id->state, IB_CM_IDLE);
+
+	id->remote_cm_qpn = be32_to_cpu(cpi.redirect_qp) & 0xffffff;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(id, &p), 0);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->msg.hdr.attr_id, PDCM_ATTR_REQ);
+	KUNIT_EXPECT_EQ(test, fake_last(f)->remote_qpn, 0x777U);
+}
+
 /* Destroying a passive id before answering rejects the REQ. */
 static void ibcm_destroy_req_rcvd(struct kunit *test)
 {
@@ -910,6 +958,7 @@ static struct kunit_case pdcm_ibcm_cases[] = {
 	KUNIT_CASE(ibcm_notify_atomic),
 	KUNIT_CASE(ibcm_active_req),
 	KUNIT_CASE(ibcm_rej_received),
+	KUNIT_CASE(ibcm_cm_redirect),
 	KUNIT_CASE(ibcm_destroy_req_rcvd),
 	KUNIT_CASE(ibcm_sidr),
 	KUNIT_CASE(ibcm_handler_destroys_other),
