@@ -3,7 +3,8 @@
  * The one place where pdcm's sources differ by kernel version.  pdcm
  * builds against Debian 12's 6.1 and the 6.12 LTS (Documentation/install.rst);
  * what is spelt differently between them is here, and no other file tests
- * LINUX_VERSION_CODE (scripts/style.sh lets checkpatch pass it here only).
+ * LINUX_VERSION_CODE but <rdma/pdcm_ns.h> (symbol namespaces, needed by
+ * every module; scripts/style.sh lets checkpatch pass it in these two only).
  *
  *  - The unaligned access helpers moved from <asm/unaligned.h> to
  *    <linux/unaligned.h> in 6.12.  Include this header instead of either.

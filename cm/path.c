@@ -228,7 +228,7 @@ out:
 	rdma_put_gid_attr(sgid_attr);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_resolve_path, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_resolve_path, PDCM_NS(PDCM));
 
 static bool pdcm_state_in(enum pdcm_state s, const enum pdcm_state *set, int n)
 {
@@ -345,4 +345,4 @@ int pdcm_init_qp_attr(struct pdcm_id *id, struct ib_qp_attr *attr, int *mask)
 	spin_unlock_irqrestore(&conn->lock, flags);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_init_qp_attr, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_init_qp_attr, PDCM_NS(PDCM));

@@ -926,4 +926,4 @@ MODULE_DESCRIPTION("InfiniBand CM interface (ib_cm) on pdcm");
 MODULE_LICENSE("Dual BSD/GPL");
 /* dkms refuses a module whose version "exactly matches" the kernel's */
 MODULE_VERSION("0.1");
-MODULE_IMPORT_NS(PDCM);
+MODULE_IMPORT_NS(PDCM_NS(PDCM));

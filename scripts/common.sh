@@ -139,3 +139,28 @@ stock_at() { echo "${1}dkms/pdcm/$(dkms_version)/build"; }
 
 log() { printf 'pdcm: %s\n' "$*" >&2; }
 die() { printf 'pdcm: error: %s\n' "$*" >&2; exit 1; }
+
+# The kernel of Debian's trixie-backports that pdcm builds in the trixie
+# build root (scripts/trixie-root.sh): its headers need trixie's libc.
+TRIXIE_KVER=${TRIXIE_KVER:-7.3.4+deb13-amd64}
+
+# debian_mirror: the Debian archive URI the host's apt sources use for its
+# own release (deb822 .sources or one-line .list), e.g.
+# http://deb.debian.org/debian; never a -security or third-party one.
+debian_mirror() {
+	local code
+	code=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	[ -n "$code" ] || return 1
+	{ cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources 2>/dev/null || true; } | awk -v code="$code" '
+		/^[ \t]*#/ { next }
+		/^deb[ \t]/ {
+			i = 2; if ($i ~ /^\[/) while ($i !~ /\]$/) i++
+			if ($i ~ /^\[/ || $i ~ /\]$/) i++
+			if ($(i + 1) == code) { print $i; exit }
+			next
+		}
+		/^URIs:/ { uri = $2 }
+		/^Suites:/ { for (j = 2; j <= NF; j++) if ($j == code && uri != "") { print uri; exit } }
+		/^[ \t]*$/ { uri = "" }' | grep . || return 1
+}

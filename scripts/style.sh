@@ -29,10 +29,13 @@ checkpatch)
 	# one checkpatch per file, $JOBS at a time; reported in file order
 	out_dir=$(mktemp -d)
 	trap 'rm -rf "$out_dir"' EXIT
-	# cm/compat.h is the one file that may test LINUX_VERSION_CODE (the
-	# version differences live there); anywhere else checkpatch flags it
+	# cm/compat.h and include/rdma/pdcm_ns.h (symbol namespaces, which
+	# every module needs) are the files that may test LINUX_VERSION_CODE
+	# (the version differences live there); anywhere else checkpatch
+	# flags it
 	files | xargs -P "$JOBS" -I{} sh -c \
-		'ign=FILE_PATH_CHANGES; [ "$1" = cm/compat.h ] && ign=$ign,LINUX_VERSION_CODE
+		'ign=FILE_PATH_CHANGES
+		 case $1 in cm/compat.h|include/rdma/pdcm_ns.h) ign=$ign,LINUX_VERSION_CODE ;; esac
 		 "$0" --strict --no-tree --terse --ignore $ign -f "$1" \
 		 >"$2/$(echo "$1" | tr / _)" 2>&1' "$src/scripts/checkpatch.pl" {} "$out_dir"
 	for f in $(files); do

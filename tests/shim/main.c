@@ -42,14 +42,15 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <rdma/pdcm_ns.h>
 
 #include "shim.h"
 
 MODULE_DESCRIPTION("pdcm shim test: SDP and kDAPL with RC QPs over debugfs");
 MODULE_LICENSE("Dual BSD/GPL");
-MODULE_IMPORT_NS(PDCM);
-MODULE_IMPORT_NS(PDCM_SDP);
-MODULE_IMPORT_NS(PDCM_DAT);
+MODULE_IMPORT_NS(PDCM_NS(PDCM));
+MODULE_IMPORT_NS(PDCM_NS(PDCM_SDP));
+MODULE_IMPORT_NS(PDCM_NS(PDCM_DAT));
 
 static char *st_dev_name = "rxe0";
 module_param_named(dev, st_dev_name, charp, 0444);

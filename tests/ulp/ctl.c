@@ -45,7 +45,7 @@
 
 MODULE_DESCRIPTION("pdcm test ULP: listeners, RC runs, SIDR over debugfs");
 MODULE_LICENSE("Dual BSD/GPL");
-MODULE_IMPORT_NS(PDCM);
+MODULE_IMPORT_NS(PDCM_NS(PDCM));
 
 atomic_t ulp_live[ULP_OBJ_NR];
 bool ulp_verbose;
