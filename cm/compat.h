@@ -11,6 +11,11 @@
  *  - __assign_str() lost its source argument in 6.10: the source is the
  *    one the event's __string() names.  PDCM_ASSIGN_STR(dst, src) expands
  *    to the form the kernel takes.
+ *  - ib_cm's ib_send_cm_mra(id, service_timeout, private_data, len) gave
+ *    way to ib_prepare_cm_mra(id) in 6.16 (always delayed, service timeout
+ *    fixed, IB_CM_MRA_FLAG_DELAY gone).  PDCM_IBCM_PREPARE_MRA is defined
+ *    where <rdma/ib_cm.h> declares ib_prepare_cm_mra(), and the ib_cm
+ *    drop-in then exports it instead of ib_send_cm_mra().
  */
 #ifndef _PDCM_COMPAT_H
 #define _PDCM_COMPAT_H
@@ -27,6 +32,10 @@
 #define PDCM_ASSIGN_STR(dst, src)	__assign_str(dst)
 #else
 #define PDCM_ASSIGN_STR(dst, src)	__assign_str(dst, src)
+#endif
+
+#if KERNEL_VERSION(6, 16, 0) <= LINUX_VERSION_CODE
+#define PDCM_IBCM_PREPARE_MRA	1
 #endif
 
 #endif /* _PDCM_COMPAT_H */
