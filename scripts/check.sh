@@ -450,13 +450,25 @@ pair_group() {
 	pairs "$k" "$i" "$sa|$sb|$st|$an|$bn"
 }
 
-# The harness checks itself first: its KTAP reader must fail broken guests.
-# Its own case host.test_ktap_ran_all: the script exited 0 and reported
-# one result for each test it defines (an import error reports none).
+# The harness checks itself first: its KTAP reader must fail broken guests
+# (tests/vm/test_ktap.py), the ib_cm drop-in's gate broken builds
+# (tests/vm/test_ibcm_crc.py).  Each file's own case
+# host.FILE_ran_all (host.test_ktap_ran_all, ...): the script exited 0 and
+# reported one result for each test it defines (an import error reports
+# none).
 check_host() {
-	local l n=0 rc want out=$LOGS/test_ktap.out
+	local t
 	mkdir -p "$LOGS"
-	python3 tests/vm/test_ktap.py -v >"$out" 2>&1 && rc=0 || rc=$?
+	for t in tests/vm/test_*.py; do
+		host_tests "$t"
+	done
+}
+
+host_tests() {	# host_tests FILE: one of check_host's files
+	local l n=0 rc want b out
+	b=$(basename "$1" .py)
+	out=$LOGS/$b.out
+	python3 "$1" -v >"$out" 2>&1 && rc=0 || rc=$?
 	while read -r l; do
 		case $l in
 		*" ... ok") record PASS "host.${l%% *}" ;;
@@ -466,12 +478,12 @@ check_host() {
 		esac
 		n=$((n + 1))
 	done <"$out"
-	want=$(grep -c '^    def test_' tests/vm/test_ktap.py)
+	want=$(grep -c '^    def test_' "$1")
 	if [ "$rc" -eq 0 ] && [ "$n" -eq "$want" ]; then
-		record PASS host.test_ktap_ran_all
+		record PASS "host.${b}_ran_all"
 	else
-		echo "pdcm: test_ktap.py exited $rc with $n of $want results" >&2
-		record FAIL host.test_ktap_ran_all "$out"
+		echo "pdcm: $1 exited $rc with $n of $want results" >&2
+		record FAIL "host.${b}_ran_all" "$out"
 	fi
 }
 
