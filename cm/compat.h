@@ -16,6 +16,11 @@
  *    fixed, IB_CM_MRA_FLAG_DELAY gone).  PDCM_IBCM_PREPARE_MRA is defined
  *    where <rdma/ib_cm.h> declares ib_prepare_cm_mra(), and the ib_cm
  *    drop-in then exports it instead of ib_send_cm_mra().
+ *  - A per-CPU workqueue says so with WQ_PERCPU from 6.17 (defined, not
+ *    yet needed, in 6.12's later stable releases too); 7.x warns at
+ *    alloc_workqueue() about one that is neither WQ_PERCPU nor
+ *    WQ_UNBOUND.  PDCM_WQ_PERCPU is WQ_PERCPU from 6.17, else 0 (per-CPU
+ *    is what a workqueue without WQ_UNBOUND is there).
  */
 #ifndef _PDCM_COMPAT_H
 #define _PDCM_COMPAT_H
@@ -36,6 +41,12 @@
 
 #if KERNEL_VERSION(6, 16, 0) <= LINUX_VERSION_CODE
 #define PDCM_IBCM_PREPARE_MRA	1
+#endif
+
+#if KERNEL_VERSION(6, 17, 0) <= LINUX_VERSION_CODE
+#define PDCM_WQ_PERCPU	WQ_PERCPU
+#else
+#define PDCM_WQ_PERCPU	0
 #endif
 
 #endif /* _PDCM_COMPAT_H */
