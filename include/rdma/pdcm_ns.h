@@ -17,6 +17,15 @@
 
 #include <linux/version.h>
 
+/**
+ * PDCM_NS() - a symbol namespace, spelt as the kernel built against takes it
+ * @name: the namespace as a bare name: PDCM, PDCM_SDP, PDCM_DAT or
+ *	EXPORTED_FOR_KUNIT_TESTING
+ *
+ * For the namespace argument of EXPORT_SYMBOL_NS_GPL() and
+ * MODULE_IMPORT_NS(): before 6.13 the bare name, which they stringify;
+ * from 6.13 on the string literal they take.
+ */
 #if KERNEL_VERSION(6, 13, 0) <= LINUX_VERSION_CODE
 #define PDCM_NS(name)	#name
 #else
