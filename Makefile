@@ -75,7 +75,9 @@ kdir:
 		{ echo "pdcm: no kernel tree for $(KVER) (/lib/modules/$(KVER)/build):" \
 			"install linux-headers-$(KVER), or pick one: KVER=<release> or KDIR=<dir>" >&2; \
 		  for d in $(wildcard /lib/modules/*/build); do \
-			echo "pdcm:   KVER=$$(basename $$(dirname $$d))" >&2; done; exit 1; }
+			echo "pdcm:   KVER=$$(basename $$(dirname $$d))" >&2; done; \
+		  for k in $(PDCM_ROOT_KVERS); do \
+			echo "pdcm:   KVER=$$k (in the trixie build root, as root)" >&2; done; exit 1; }
 
 # The CRC gate: the ib_cm drop-in must export what the kernel's ib_cm
 # exports, CRC for CRC, or the kernel's rdma_cm refuses it.
