@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The one place where pdcm's sources differ by kernel version.  pdcm
- * builds against Debian 12's 6.1 and the 6.12 LTS (Documentation/install.rst);
- * what is spelt differently between them is here, and no other file tests
- * LINUX_VERSION_CODE but <rdma/pdcm_ns.h> (symbol namespaces, needed by
- * every module; scripts/style.sh lets checkpatch pass it in these two only).
+ * builds against Debian 12's 6.1, the 6.12 LTS and trixie-backports' 7.3
+ * (Documentation/install.rst); what is spelt differently between them is
+ * here, and no other file tests LINUX_VERSION_CODE but <rdma/pdcm_ns.h>
+ * (symbol namespaces, needed by every module; scripts/style.sh lets
+ * checkpatch pass it in these two only).
  *
  *  - The unaligned access helpers moved from <asm/unaligned.h> to
  *    <linux/unaligned.h> in 6.12.  Include this header instead of either.
