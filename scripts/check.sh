@@ -5,8 +5,8 @@
 #   check.sh all     everything below
 #   check.sh kunit   the KUnit suites of each line: on 6.1 in the debug KUnit
 #                    kernel (KASAN, lockdep) with its guests, on 6.12 the
-#                    upstream way (PDCM_KUNIT_VM="6.1 6.12": both in guests);
-#                    none yet on 7.3 (one skipped case says so)
+#                    upstream way, as on 7.3 (PDCM_KUNIT_VM="6.1 6.12": both
+#                    in guests)
 #   check.sh vm      VM scenarios on Debian's stock kernels with rxe
 #                    (7.3's: the k73_ guests, vm_scenarios_7_3)
 #   check.sh uml     the KUnit suites the upstream way (kunit.py, UML) on
@@ -520,13 +520,6 @@ PDCM_KUNIT_VM=${PDCM_KUNIT_VM:-6.1}
 # PDCM_KUNIT_VM, the suites on UML.
 check_kunit() {
 	local line=${1:-6.1} p kdir
-	if line_in_root "$line"; then
-		# no KUnit kernel or UML build from linux-source-7.3 yet
-		# (Documentation/testing.rst, "Which scenarios run on which
-		# kernel"): said in the summary as one skipped case
-		record SKIP "$(line_prefix "$line")kunit.not_built"
-		return
-	fi
 	[[ " $PDCM_KUNIT_VM " == *" $line "* ]] || { check_uml "$line"; return; }
 	p=$(line_prefix "$line")
 	local initrd=$PDCM_TOP/build/${p}kunit.cpio
@@ -792,7 +785,6 @@ dkms_count() {	# dkms_count PREFIX
 check_uml() {
 	local line=${1:-6.1} p
 	p=$(line_prefix "$line")
-	line_in_root "$line" && return 0	# (check_kunit says so)
 	[ -x "$PDCM_TOP/scripts/kunit-uml.sh" ] || return 0
 	vm_only "${p}uml" || return 0
 	queue_job 1 sh -c '"$1" "$2" >"$3/$4uml.out" 2>"$3/$4uml.stderr"' sh \
@@ -835,9 +827,7 @@ per_kernel() {
 prefetch() {
 	local l
 	for l in $PDCM_KERNELS; do
-		if line_in_root "$l"; then
-			:	# no KUnit run there (check_kunit)
-		elif [[ " $PDCM_KUNIT_VM " == *" $l "* ]]; then
+		if [[ " $PDCM_KUNIT_VM " == *" $l "* ]]; then
 			scripts/kunit-kernel.sh "$l" >/dev/null 2>"$LOGS/kunit-kernel-$l.log" &
 		elif vm_only "$(line_prefix "$l")uml"; then
 			# UML's kernel builds at nice 19 from the start: on what

@@ -55,9 +55,45 @@ stock_kdir() {
 }
 
 # source_version [LINE]: Debian's linux-source-LINE version, part of every
-# cache key.
+# cache key: the installed package's, or for 7.3 the candidate of the
+# trixie build root's apt (trixie-backports; never installed on the host).
 source_version() {
-	dpkg-query -W -f='${Version}' "linux-source-${1:-6.1}"
+	local line=${1:-6.1} root
+	if line_in_root "$line"; then
+		root=$("$PDCM_TOP/scripts/trixie-root.sh" "$(stock_kver "$line")") || return
+		chroot "$root" apt-cache policy "linux-source-$line" |
+			awk '/Candidate:/ && $2 != "(none)" { print $2; f = 1 } END { exit !f }'
+		return
+	fi
+	dpkg-query -W -f='${Version}' "linux-source-$line"
+}
+
+# source_tarball [LINE]: the path of linux-source-LINE's tarball: where the
+# installed package puts it, or for 7.3 in the cache, taken once from the
+# package the trixie build root's apt downloads.
+source_tarball() {
+	local line=${1:-6.1} ver dir
+	if ! line_in_root "$line"; then
+		echo "/usr/src/linux-source-$line.tar.xz"
+		return
+	fi
+	ver=$(source_version "$line") || return
+	dir=$PDCM_CACHE/deb-linux-source-$ver
+	if [ ! -f "$dir/linux-source-$line.tar.xz" ]; then
+		mkdir -p "$dir"
+		(
+			flock 8
+			[ -f "$dir/linux-source-$line.tar.xz" ] && exit 0
+			log "fetching linux-source-$line $ver"
+			rm -f "$dir"/*.deb
+			"$PDCM_TOP/scripts/trixie-root.sh" run "$(stock_kver "$line")" "$dir" \
+				"apt-get download -q linux-source-$line=$ver" >/dev/null 2>&1 || exit 1
+			dpkg-deb --fsys-tarfile "$dir"/linux-source-*.deb |
+				tar -xO "./usr/src/linux-source-$line.tar.xz" >"$dir/tmp.tar.xz" &&
+				mv "$dir/tmp.tar.xz" "$dir/linux-source-$line.tar.xz" && rm -f "$dir"/*.deb
+		) 8>"$dir.lock" || return
+	fi
+	echo "$dir/linux-source-$line.tar.xz"
 }
 
 # pristine_source [LINE]: unpack Debian's linux-source-LINE once per
@@ -77,7 +113,7 @@ pristine_source() {
 			log "unpacking linux-source-$line $ver (pristine copy, shared by every build)"
 			rm -rf "$top.tmp"
 			mkdir -p "$top.tmp"
-			tar -C "$top.tmp" -xf "/usr/src/linux-source-$line.tar.xz" || exit 1
+			tar -C "$top.tmp" -xf "$(source_tarball "$line")" || exit 1
 			rm -rf "$top"
 			mv "$top.tmp" "$top"
 		) 8>"$top.lock" || return
