@@ -30,9 +30,17 @@ else
 # /lib/modules/RELEASE/build, KVER defaulting to the running kernel.  No
 # guessing among installed headers: without the running kernel's, make
 # stops and lists the trees there are (Documentation/install.rst).  pdcm
-# builds for 6.1 and 6.12 (cm/compat.h).
+# builds for 6.1, 6.12 and 7.3 (cm/compat.h, <rdma/pdcm_ns.h>).
 KVER ?= $(shell uname -r)
 KDIR ?= $(wildcard /lib/modules/$(KVER)/build)
+
+# Kernels whose headers need a newer libc than the host's (Debian's 7.3
+# from trixie-backports on Debian 12): without KVER's headers here, make
+# runs in the trixie build root instead (scripts/trixie-root.sh makes it
+# once, in the cache), with this tree bind-mounted at its own path.
+# Where the headers are installed (a trixie host), nothing changes.
+PDCM_ROOT_KVERS := 7.3.4+deb13-amd64
+PDCM_IN_ROOT := $(if $(KDIR),,$(filter $(KVER),$(PDCM_ROOT_KVERS)))
 
 kdir-has = $(shell grep -qs '^$(1)=[ym]' $(KDIR)/.config && echo m)
 
@@ -67,12 +75,21 @@ kdir:
 		{ echo "pdcm: no kernel tree for $(KVER) (/lib/modules/$(KVER)/build):" \
 			"install linux-headers-$(KVER), or pick one: KVER=<release> or KDIR=<dir>" >&2; \
 		  for d in $(wildcard /lib/modules/*/build); do \
-			echo "pdcm:   KVER=$$(basename $$(dirname $$d))" >&2; done; exit 1; }
+			echo "pdcm:   KVER=$$(basename $$(dirname $$d))" >&2; done; \
+		  for k in $(PDCM_ROOT_KVERS); do \
+			echo "pdcm:   KVER=$$k (in the trixie build root, as root)" >&2; done; exit 1; }
 
 # The CRC gate: the ib_cm drop-in must export what the kernel's ib_cm
 # exports, CRC for CRC, or the kernel's rdma_cm refuses it.
 IBCM_GATE = scripts/ibcm-crc.sh $(CURDIR)/Module.symvers $(KDIR)
 
+ifneq ($(PDCM_IN_ROOT),)
+modules:
+	scripts/trixie-root.sh run $(KVER) $(CURDIR) '$(MAKE) KVER=$(KVER) $(if $(BENCH),BENCH=$(BENCH)) modules'
+
+install uninstall:
+	@echo "pdcm: $(KVER)'s headers are in the trixie build root only: make builds for it, $@ needs them installed" >&2; exit 1
+else
 modules: kdir
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PDCM_CONFIG) modules
 	$(IBCM_GATE)
@@ -99,6 +116,7 @@ uninstall: kdir
 	      $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/ulp/sdp/*.ko* \
 	      $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/ulp/kdapl/*.ko*
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KRELEASE)
+endif
 
 install-modprobe-conf:
 	install -D -m 0644 etc/modprobe.d/pdcm.conf $(MODPROBE_CONF)
@@ -125,6 +143,7 @@ docs:
 
 clean:
 	@if [ -n "$(KDIR)" -a -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	@if [ -n "$(PDCM_IN_ROOT)" ]; then scripts/trixie-root.sh run $(KVER) $(CURDIR) '$(MAKE) KVER=$(KVER) clean'; fi
 	rm -rf build
 
 deps:

@@ -462,7 +462,7 @@ struct pdcm_id *pdcm_create_id(struct ib_device *device, pdcm_handler handler,
 	}
 	return &conn->id;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_create_id, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_create_id, PDCM_NS(PDCM));
 
 /*
  * What the protocol requires of a conn that goes away in @state: REJ
@@ -584,7 +584,7 @@ void pdcm_destroy_id(struct pdcm_id *id)
 	pdcm_destroy_protocol(conn, false);
 	pdcm_conn_destroy(conn, true);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_destroy_id, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_destroy_id, PDCM_NS(PDCM));
 
 /* ---- listen --------------------------------------------------------- */
 
@@ -628,7 +628,7 @@ int pdcm_listen(struct pdcm_id *id, const struct pdcm_listen_attr *attr)
 	spin_unlock_irq(&conn->lock);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_listen, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_listen, PDCM_NS(PDCM));
 
 void pdcm_listen_release(void *context)
 {

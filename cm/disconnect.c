@@ -66,7 +66,7 @@ int pdcm_send_rej(struct pdcm_id *id, u16 reason, const void *ari, u8 ari_len,
 		pdcm_remote_unlink(conn);
 	return ret < 0 ? ret : 0;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_send_rej, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_send_rej, PDCM_NS(PDCM));
 
 /*
  * A REJ TIMEOUT found by the peer's comm ID (it names none of ours) is
@@ -191,7 +191,7 @@ int pdcm_send_dreq(struct pdcm_id *id, const void *private_data, u8 len)
 	spin_unlock_irqrestore(&conn->lock, flags);
 	return ret < 0 ? ret : 0;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_send_dreq, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_send_dreq, PDCM_NS(PDCM));
 
 void pdcm_send_drep_to(const struct pdcm_rx *rx, const struct pdcm_msg *dreq)
 {
@@ -276,7 +276,7 @@ int pdcm_send_drep(struct pdcm_id *id, const void *private_data, u8 len)
 	spin_unlock_irqrestore(&conn->lock, flags);
 	return ret < 0 ? ret : 0;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_send_drep, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_send_drep, PDCM_NS(PDCM));
 
 void pdcm_drep_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 {

@@ -112,7 +112,7 @@ int pdcm_compare_add(struct pdcm_compare *cmp, unsigned int offset,
 	}
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_compare_add, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_compare_add, PDCM_NS(PDCM));
 
 /*
  * Where @sa's address goes in a 16-byte address field (IPv4 in its last 4
@@ -193,7 +193,7 @@ int pdcm_compare_cma_family(struct pdcm_compare *cmp, sa_family_t family)
 {
 	return pdcm_compare_hdr(cmp, &pdcm_cma_layout, family, NULL, NULL);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_compare_cma_family, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_compare_cma_family, PDCM_NS(PDCM));
 
 /**
  * pdcm_compare_cma_addr() - compare matching RDMA CM headers sent to @dst
@@ -215,7 +215,7 @@ int pdcm_compare_cma_addr(struct pdcm_compare *cmp, const struct sockaddr *dst)
 	return pdcm_compare_hdr(cmp, &pdcm_cma_layout, dst->sa_family, NULL,
 				dst);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_compare_cma_addr, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_compare_cma_addr, PDCM_NS(PDCM));
 
 /**
  * pdcm_compare_cma_addrs() - compare matching RDMA CM headers from @src to @dst
@@ -246,7 +246,7 @@ int pdcm_compare_cma_addrs(struct pdcm_compare *cmp,
 	return pdcm_compare_hdr(cmp, &pdcm_cma_layout, sa->sa_family, src,
 				dst);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_compare_cma_addrs, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_compare_cma_addrs, PDCM_NS(PDCM));
 
 /**
  * pdcm_compare_sdp_family() - compare matching any SDP Hello of a family
@@ -262,7 +262,7 @@ int pdcm_compare_sdp_family(struct pdcm_compare *cmp, sa_family_t family)
 {
 	return pdcm_compare_hdr(cmp, &pdcm_sdp_layout, family, NULL, NULL);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_compare_sdp_family, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_compare_sdp_family, PDCM_NS(PDCM));
 
 /**
  * pdcm_compare_sdp_addr() - compare matching SDP Hellos sent to @dst
@@ -281,7 +281,7 @@ int pdcm_compare_sdp_addr(struct pdcm_compare *cmp, const struct sockaddr *dst)
 	return pdcm_compare_hdr(cmp, &pdcm_sdp_layout, dst->sa_family, NULL,
 				dst);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_compare_sdp_addr, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_compare_sdp_addr, PDCM_NS(PDCM));
 
 static void pdcm_put_addr(u8 *field, const struct sockaddr *sa)
 {
@@ -352,7 +352,7 @@ int pdcm_cma_hdr_build(void *pdata, size_t len, const struct sockaddr *src,
 	}
 	return pdcm_hdr_build(p, len, &pdcm_cma_layout, src, dst);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_cma_hdr_build, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_cma_hdr_build, PDCM_NS(PDCM));
 
 /**
  * pdcm_sdp_hello_build() - write the addressing fields of an SDP Hello
@@ -382,7 +382,7 @@ int pdcm_sdp_hello_build(void *pdata, size_t len, const struct sockaddr *src,
 	p[SDP_VERSION_OFF] = SDP_MAJV_MINV;
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_hello_build, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_hello_build, PDCM_NS(PDCM));
 
 static void pdcm_get_addr(struct sockaddr_storage *ss, int ver,
 			  const u8 *field, __be16 port)
@@ -453,7 +453,7 @@ int pdcm_cma_hdr_parse(const void *pdata, size_t len, __be64 service_id,
 	return pdcm_hdr_parse(pdata, len, &pdcm_cma_layout, service_id, src,
 			      dst);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_cma_hdr_parse, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_cma_hdr_parse, PDCM_NS(PDCM));
 
 /**
  * pdcm_sdp_hello_parse() - read the addresses out of an SDP Hello
@@ -479,4 +479,4 @@ int pdcm_sdp_hello_parse(const void *pdata, size_t len, __be64 service_id,
 		return -EPROTO;
 	return pdcm_hdr_parse(p, len, &pdcm_sdp_layout, service_id, src, dst);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_hello_parse, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_hello_parse, PDCM_NS(PDCM));

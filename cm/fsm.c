@@ -229,7 +229,7 @@ const char *pdcm_state_name(enum pdcm_state state)
 {
 	return state < PDCM_NUM_STATES ? pdcm_state_names[state] : "?";
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_state_name, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_state_name, PDCM_NS(PDCM));
 
 static const char *const pdcm_event_names[PDCM_NUM_EVENTS] = {
 	[PDCM_REQ_ERROR] = "REQ_ERROR",
@@ -261,7 +261,7 @@ const char *pdcm_event_name(enum pdcm_event_type event)
 {
 	return event < PDCM_NUM_EVENTS ? pdcm_event_names[event] : "?";
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_event_name, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_event_name, PDCM_NS(PDCM));
 
 /**
  * pdcm_rej_reason_name() - printable name of a REJ reason
@@ -290,4 +290,4 @@ const char *pdcm_rej_reason_name(u16 reason)
 	default: return "OTHER";
 	}
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_rej_reason_name, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_rej_reason_name, PDCM_NS(PDCM));

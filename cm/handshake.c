@@ -202,7 +202,7 @@ int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 	kfree(m);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_send_req, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_send_req, PDCM_NS(PDCM));
 
 /*
  * The REQ's fields into a new passive conn, swapped into the receiver's
@@ -623,7 +623,7 @@ int pdcm_send_mra(struct pdcm_id *id, u8 service_timeout,
 	kfree(m);
 	return ret < 0 ? ret : 0;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_send_mra, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_send_mra, PDCM_NS(PDCM));
 
 /**
  * pdcm_mra_fire() - the peer's wait for an answer to its REQ runs out
@@ -772,7 +772,7 @@ int pdcm_send_rep(struct pdcm_id *id, const struct pdcm_rep_param *param)
 	kfree(m);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_send_rep, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_send_rep, PDCM_NS(PDCM));
 
 static void pdcm_halfopen_get(struct pdcm_halfopen *h)
 {
@@ -1029,7 +1029,7 @@ int pdcm_send_rtu(struct pdcm_id *id, const void *private_data, u8 len)
 	kfree(m);
 	return ret < 0 ? ret : 0;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_send_rtu, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_send_rtu, PDCM_NS(PDCM));
 
 void pdcm_rtu_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 {
@@ -1087,4 +1087,4 @@ int pdcm_notify(struct pdcm_id *id, enum ib_event_type event)
 	pdcm_conn_post(conn, &conn->est_ev);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_notify, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_notify, PDCM_NS(PDCM));

@@ -373,7 +373,7 @@ struct pdcm_backlog *pdcm_backlog_create(unsigned int limit)
 	bl->group = true;
 	return bl;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_backlog_create, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_backlog_create, PDCM_NS(PDCM));
 
 /**
  * pdcm_backlog_put() - drop a reference on a backlog group
@@ -387,7 +387,7 @@ void pdcm_backlog_put(struct pdcm_backlog *group)
 	if (group && refcount_dec_and_test(&group->ref))
 		kfree(group);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_backlog_put, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_backlog_put, PDCM_NS(PDCM));
 
 /* ---- listens --------------------------------------------------------- */
 

@@ -274,7 +274,7 @@ out:
 	rdma_put_gid_attr(sgid_attr);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_resolve_path, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_resolve_path, PDCM_NS(PDCM));
 
 static int pdcm_flush_access(const struct ib_device *dev)
 {
@@ -403,4 +403,4 @@ int pdcm_init_qp_attr(struct pdcm_id *id, struct ib_qp_attr *attr, int *mask)
 	spin_unlock_irqrestore(&conn->lock, flags);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_init_qp_attr, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_init_qp_attr, PDCM_NS(PDCM));

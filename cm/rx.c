@@ -933,7 +933,7 @@ int pdcm_cm_init(void)
 	if (ret)
 		return ret;
 	get_random_bytes(&pdcm_queued_seed, sizeof(pdcm_queued_seed));
-	pdcm_wq = alloc_workqueue("pdcm", WQ_MEM_RECLAIM |
+	pdcm_wq = alloc_workqueue("pdcm", WQ_MEM_RECLAIM | PDCM_WQ_PERCPU |
 				  (pdcm_wq_highpri ? WQ_HIGHPRI : 0), 0);
 	if (!pdcm_wq) {
 		pdcm_ids_exit();

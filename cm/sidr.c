@@ -63,7 +63,7 @@ int pdcm_send_sidr_req(struct pdcm_id *id, const struct pdcm_sidr_req_param *par
 	kfree(m);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_send_sidr_req, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_send_sidr_req, PDCM_NS(PDCM));
 
 /**
  * pdcm_sidr_reply() - answer a SIDR_REQ outside any id
@@ -233,7 +233,7 @@ int pdcm_send_sidr_rep(struct pdcm_id *id, const struct pdcm_sidr_rep_param *par
 	kfree(m);
 	return ret < 0 ? ret : 0;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_send_sidr_rep, PDCM);
+EXPORT_SYMBOL_NS_GPL(pdcm_send_sidr_rep, PDCM_NS(PDCM));
 
 /**
  * pdcm_sidr_rep_rx() - the answer to our SIDR_REQ

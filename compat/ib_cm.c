@@ -35,8 +35,20 @@
 #include <rdma/ib_cm.h>
 #include <rdma/pdcm.h>
 
+#include "../cm/compat.h"
 #include "ibcm_abi.h"
 #include "ibcm.h"
+
+/*
+ * Each export is compiled against the declaration in the <rdma/ib_cm.h>
+ * of the kernel built against (included above): a definition of another
+ * type does not compile, and a function that header does not declare --
+ * another kernel version's interface, ib_send_cm_mra() on 6.16 and later
+ * -- is an error here on every kernel, not only a W=1 warning.
+ */
+__diag_push();
+__diag_error(GCC, 8, "-Wmissing-prototypes",
+	     "export only what the kernel's <rdma/ib_cm.h> declares");
 
 static DEFINE_MUTEX(ibcm_lock);
 static LIST_HEAD(ibcm_listens);		/* listening ibcm_ids, ibcm_lock */
@@ -725,6 +737,44 @@ int ib_send_cm_rej(struct ib_cm_id *cm_id, enum ib_cm_rej_reason reason,
 }
 EXPORT_SYMBOL(ib_send_cm_rej);
 
+#ifdef PDCM_IBCM_PREPARE_MRA
+/*
+ * The service timeout of the MRA that ib_prepare_cm_mra() arms: 4.096 us
+ * * 2^24, about 69 s, the value the in-tree ib_cm puts in every MRA from
+ * 6.16 on.
+ */
+#define IBCM_MRA_SERVICE_TIMEOUT	24
+
+/**
+ * ib_prepare_cm_mra() - arm an MRA for a REQ or REP that comes again
+ * @cm_id: an id in IB_CM_REQ_RCVD or IB_CM_REP_RCVD
+ *
+ * The MRA (service timeout 24, no private data) goes on the wire only
+ * when the peer's REQ or REP arrives again, and for a REQ also once
+ * ib_pdcm's early_mra_pct (default 75; 0: never) of the peer's wait for
+ * an answer has passed.  The id moves to IB_CM_MRA_REQ_SENT or
+ * IB_CM_MRA_REP_SENT.  ib_cm also accepts an established id with a LAP
+ * received; pdcm has no LAP, so no id is ever in that state.
+ *
+ * Context: any context that may take a spinlock.
+ * Return: 0; -EINVAL in any other state (an id already MRAed included);
+ * -ENOMEM.
+ */
+int ib_prepare_cm_mra(struct ib_cm_id *cm_id)
+{
+	struct ibcm_id *me = to_ibcm(cm_id);
+	enum pdcm_state state = READ_ONCE(me->pd->state);
+	int ret;
+
+	if (state != PDCM_REQ_RCVD && state != PDCM_REP_RCVD)
+		return -EINVAL;
+	ret = pdcm_send_mra(me->pd, PDCM_MRA_FLAG_DELAY | IBCM_MRA_SERVICE_TIMEOUT,
+			    NULL, 0);
+	ibcm_sync(me);
+	return ret;
+}
+EXPORT_SYMBOL(ib_prepare_cm_mra);
+#else
 /**
  * ib_send_cm_mra() - ask the peer for more time
  * @cm_id: an id in IB_CM_REQ_RCVD or IB_CM_REP_RCVD (or already MRAed)
@@ -752,6 +802,7 @@ int ib_send_cm_mra(struct ib_cm_id *cm_id, u8 service_timeout,
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_mra);
+#endif
 
 /**
  * ib_send_cm_sidr_req() - resolve a service ID to a UD QP (active side)
@@ -952,4 +1003,6 @@ MODULE_DESCRIPTION("InfiniBand CM interface (ib_cm) on pdcm");
 MODULE_LICENSE("Dual BSD/GPL");
 /* dkms refuses a module whose version "exactly matches" the kernel's */
 MODULE_VERSION("0.1");
-MODULE_IMPORT_NS(PDCM);
+MODULE_IMPORT_NS(PDCM_NS(PDCM));
+
+__diag_pop();

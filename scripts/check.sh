@@ -5,8 +5,10 @@
 #   check.sh all     everything below
 #   check.sh kunit   the KUnit suites of each line: on 6.1 in the debug KUnit
 #                    kernel (KASAN, lockdep) with its guests, on 6.12 the
-#                    upstream way (PDCM_KUNIT_VM="6.1 6.12": both in guests)
+#                    upstream way, as on 7.3 (PDCM_KUNIT_VM="6.1 6.12": both
+#                    in guests)
 #   check.sh vm      VM scenarios on Debian's stock kernels with rxe
+#                    (7.3's: the k73_ guests, vm_scenarios_7_3)
 #   check.sh uml     the KUnit suites the upstream way (kunit.py, UML) on
 #                    each line of PDCM_KERNELS
 #   check.sh dkms    packaging: make install staged, DKMS, the dkms guest
@@ -17,10 +19,11 @@
 # Ends with one line "N passed, N failed, N skipped" counting every KUnit
 # case, every VM scenario case, every host-side step (module builds) and
 # two health cases per guest; exits non-zero if anything failed.
-# Two kernel lines (scripts/common.sh): Debian 12's 6.1, whose builds and
-# guests have the names they always had, and the 6.12 LTS, whose names
-# start with k612_; a line per kernel before the last one counts each.
-# PDCM_KERNELS="6.1 6.12" (the default) narrows that while working.
+# Three kernel lines (scripts/common.sh): Debian 12's 6.1, whose builds
+# and guests have the names they always had, the 6.12 LTS, whose names
+# start with k612_, and trixie-backports' 7.3 (built in the trixie build
+# root), k73_; a line per kernel before the last one counts each.
+# PDCM_KERNELS="6.1 6.12 7.3" (the default) narrows that while working.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 . "$PDCM_TOP/scripts/vm.sh"
@@ -31,12 +34,13 @@ mkdir -p "$LOGS"
 PASSED=0 FAILED=0 SKIPPED=0
 
 # Per kernel line: which line a result belongs to, by its name (the
-# k612_ prefix: 6.12; cross_: the pairs with a guest on each; the harness
-# and style gates: host; everything else: 6.1).
+# k612_ prefix: 6.12; k73_: 7.3; cross_: the pairs with a guest on each;
+# the harness and style gates: host; everything else: 6.1).
 declare -A LINE_COUNTS=()
 line_of() {
 	case $1 in
 	k612_*|*.k612_*) echo 6.12 ;;
+	k73_*|*.k73_*) echo 7.3 ;;
 	cross_*) echo 6.1+6.12 ;;
 	host.*|style.*|harness.*) echo host ;;
 	*) echo 6.1 ;;
@@ -172,7 +176,7 @@ count_file() {
 # line_summary: one line per kernel line that ran, before the total.
 line_summary() {
 	local l c
-	for l in 6.1 6.12 6.1+6.12 host; do
+	for l in 6.1 6.12 7.3 6.1+6.12 host; do
 		[ -n "${LINE_COUNTS[$l]:-}" ] || continue
 		c=(${LINE_COUNTS[$l]})
 		echo "$l: ${c[0]} passed, ${c[1]} failed, ${c[2]} skipped"
@@ -450,13 +454,25 @@ pair_group() {
 	pairs "$k" "$i" "$sa|$sb|$st|$an|$bn"
 }
 
-# The harness checks itself first: its KTAP reader must fail broken guests.
-# Its own case host.test_ktap_ran_all: the script exited 0 and reported
-# one result for each test it defines (an import error reports none).
+# The harness checks itself first: its KTAP reader must fail broken guests
+# (tests/vm/test_ktap.py), the ib_cm drop-in's gate broken builds
+# (tests/vm/test_ibcm_crc.py).  Each file's own case
+# host.FILE_ran_all (host.test_ktap_ran_all, ...): the script exited 0 and
+# reported one result for each test it defines (an import error reports
+# none).
 check_host() {
-	local l n=0 rc want out=$LOGS/test_ktap.out
+	local t
 	mkdir -p "$LOGS"
-	python3 tests/vm/test_ktap.py -v >"$out" 2>&1 && rc=0 || rc=$?
+	for t in tests/vm/test_*.py; do
+		host_tests "$t"
+	done
+}
+
+host_tests() {	# host_tests FILE: one of check_host's files
+	local l n=0 rc want b out
+	b=$(basename "$1" .py)
+	out=$LOGS/$b.out
+	python3 "$1" -v >"$out" 2>&1 && rc=0 || rc=$?
 	while read -r l; do
 		case $l in
 		*" ... ok") record PASS "host.${l%% *}" ;;
@@ -466,12 +482,12 @@ check_host() {
 		esac
 		n=$((n + 1))
 	done <"$out"
-	want=$(grep -c '^    def test_' tests/vm/test_ktap.py)
+	want=$(grep -c '^    def test_' "$1")
 	if [ "$rc" -eq 0 ] && [ "$n" -eq "$want" ]; then
-		record PASS host.test_ktap_ran_all
+		record PASS "host.${b}_ran_all"
 	else
-		echo "pdcm: test_ktap.py exited $rc with $n of $want results" >&2
-		record FAIL host.test_ktap_ran_all "$out"
+		echo "pdcm: $1 exited $rc with $n of $want results" >&2
+		record FAIL "host.${b}_ran_all" "$out"
 	fi
 }
 
@@ -552,19 +568,24 @@ kunit_scenarios_6_12() {
 check_vm() {
 	local line=${1:-6.1} p stock kver
 	p=$(line_prefix "$line")
-	local initrd=$PDCM_TOP/build/${p}stock.cpio
+	local initrd=$PDCM_TOP/build/${p}stock.cpio kdir sparse=(C=1 CF=-D__CHECK_ENDIAN__)
 	stock=$(scripts/stock-kernel.sh "$line") || { record FAIL "kernel.${p}stock"; return; }
-	kver=$(cat "$stock/kver")
+	kdir=$(stock_kdir "$line") || { record FAIL "kernel.${p}headers"; return; }
 	# sparse (with endian checks) runs in this build: a report is a
 	# warning, which fails it.  It builds where check_dkms's DKMS will
 	# (stock_at), so that DKMS's compiles are this build's ccache hits.
-	PDCM_AT_NAME=$(stock_at "$p") build_pdcm "${p}stock" "/usr/src/linux-headers-$kver" C=1 CF=-D__CHECK_ENDIAN__ \
+	# 7.3 builds in the trixie root, without sparse (6.1 and 6.12 run it
+	# over the same sources).
+	line_in_root "$line" && sparse=()
+	PDCM_AT_NAME=$(stock_at "$p") build_pdcm "${p}stock" "$kdir" "${sparse[@]}" \
 		CONFIG_IB_PDCM=m CONFIG_IB_PDCM_TEST_ULP=m \
 		CONFIG_IB_PDCM_SDP=m CONFIG_IB_PDCM_KDAPL=m CONFIG_IB_PDCM_SHIM_TEST=m \
 		CONFIG_IB_PDCM_IBCM=m CONFIG_IB_PDCM_SOFTIB=m || return
-	ibcm_gate "${p}stock" "/usr/src/linux-headers-$kver"
-	grep -q ' CHECK ' "$LOGS/build-${p}stock.log" && record PASS "style.${p}sparse" ||
-		record FAIL "style.${p}sparse" "$LOGS/build-${p}stock.log"
+	ibcm_gate "${p}stock" "$kdir"
+	if [ ${#sparse[@]} -gt 0 ]; then
+		grep -q ' CHECK ' "$LOGS/build-${p}stock.log" && record PASS "style.${p}sparse" ||
+			record FAIL "style.${p}sparse" "$LOGS/build-${p}stock.log"
+	fi
 	scripts/initramfs.sh stock "$stock" "$BUILT" "$initrd" ||
 		{ record FAIL "initramfs.${p}stock"; return; }
 	STOCK_BOOT[$line]="$stock/vmlinux|$initrd"
@@ -680,6 +701,30 @@ vm_scenarios_6_12() {
 	ibcm_vm "$stock/vmlinux" "$initrd" k612_
 }
 
+# The 7.3 stock kernel's guests (check_vm's locals in scope), named k73_*:
+# what differs by kernel under pdcm -- the MAD layer (6.17's flow control
+# of solicited MADs), 7.3's own rdma_cm and ib_cm, and the drop-in's
+# ib_prepare_cm_mra() -- with the cases that reach it once each
+# (Documentation/testing.rst, "Which scenarios run on which kernel"):
+# the in-tree CM of 7.3 against pdcm both ways (one pair of guests), the
+# module and pdcm on both ends of rxe loopback, the shims and the drop-in
+# (one guest), and the drop-in against 7.3's ib_cm with rdma-core's tools
+# and NVMe over RDMA (ibcm_vm).
+K73_PAIRS=(
+	"mad_rx_peer|mad_rx_pdcm|120"
+	"interop_rx_peer|interop_rx_pdcm|150"
+	"interop_tx_peer|interop_tx_pdcm|150"
+)
+K73_SCENARIOS=(module ulp_rc ulp_demux shim_sdp shim_kdapl ibcm_loop)
+
+vm_scenarios_7_3() {
+	PAIR_PREFIX=k73_ VM_MEM=512 pair_group "$stock/vmlinux" "$initrd" interop_peer interop_pdcm \
+		"${K73_PAIRS[@]}"
+	VM_MEM=512 group_guest k73_stock_group "$stock/vmlinux" "$initrd" 300 "" k73_stock_ \
+		"${K73_SCENARIOS[@]}"
+	ibcm_vm "$stock/vmlinux" "$initrd" k73_
+}
+
 # --- ib_cm drop-in guests (Documentation/ibcm.rst) -------------------------
 # Debian's own rdma_cm, rdma_ucm and rdma-core tools on compat/ib_cm.ko:
 # a pair against the stock CM (A stock, B the drop-in) and a pair of
@@ -714,6 +759,7 @@ ibcm_vm() {
 check_dkms() {
 	local line=${1:-6.1} p stock
 	p=$(line_prefix "$line")
+	line_in_root "$line" && return 0	# (DKMS needs the headers on the host)
 	stock=$(scripts/stock-kernel.sh "$line") || { record FAIL "kernel.${p}stock"; return; }
 	vm_only "${p}stock_dkms" || return 0
 	queue_job 1 dkms_job "$stock" "$p"

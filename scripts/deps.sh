@@ -31,6 +31,7 @@ pkgs=(
 	nvme-cli		# guest: nvme connect/disconnect (NVMe over RDMA scenarios)
 	rsync			# per-kernel build copies of the tree
 	ccache			# pdcm's own builds, three per kernel line (common.sh)
+	debootstrap		# the trixie build root (scripts/trixie-root.sh): 7.3's headers need trixie's libc
 	dkms			# check.sh dkms: DKMS build/install into a throwaway root
 	openssl			# dkms: signs the module with a throwaway key, as on a host
 	python3-docutils	# make docs: rst2html, errors and warnings fail the build

@@ -5,7 +5,9 @@
 # linux-source-LINE as drivers/infiniband/ulp/pdcm, built in (IB_PDCM=y,
 # IB_PDCM_KUNIT_TEST=y) and run by tools/testing/kunit/kunit.py on UML.
 #
-#   kunit-uml.sh [LINE]        LINE 6.12 (default; make check's) or 6.1
+#   kunit-uml.sh [LINE]        LINE 6.12 (default) or 7.3 (make check's), or 6.1
+#                              (7.3's source comes through the trixie build
+#                              root's apt: common.sh, source_tarball)
 #   kunit-uml.sh LINE build    the build alone (kunit.py build), no output
 #                              but kunit.py's (stderr): make check starts
 #                              it beside the KUnit kernel's build, and
@@ -80,9 +82,10 @@ if [ ! -f "$tree/.pdcm-linked" ]; then
 	cp -al "$pristine" "$top.tmp/linux-source-$line" || fail uml.source "cp -al failed"
 	t=$top.tmp/linux-source-$line
 	(cd "$pristine" && sha256sum $edited) >"$t/.pdcm-pristine.sha256"
-	awk '{ print } /^source "drivers\/infiniband\/ulp\/opa_vnic\/Kconfig"$/ {
-		print "source \"drivers/infiniband/ulp/pdcm/Kconfig\""; n++ }
-		END { exit n != 1 }' "$t/drivers/infiniband/Kconfig" |
+	# after the last ULP's Kconfig (opa_vnic's up to 6.12; 7.x has none)
+	awk 'FNR == NR { if (/^source "drivers\/infiniband\/ulp\//) last = FNR; next }
+		{ print } FNR == last { print "source \"drivers/infiniband/ulp/pdcm/Kconfig\""; n++ }
+		END { exit n != 1 }' "$t/drivers/infiniband/Kconfig" "$t/drivers/infiniband/Kconfig" |
 		rewrite "$t/drivers/infiniband/Kconfig" || fail uml.source "cannot add pdcm to drivers/infiniband/Kconfig"
 	{ cat "$t/drivers/infiniband/ulp/Makefile"; printf 'obj-$(CONFIG_IB_PDCM)\t\t\t+= pdcm/\n'; } |
 		rewrite "$t/drivers/infiniband/ulp/Makefile" || fail uml.source "cannot add pdcm to drivers/infiniband/ulp/Makefile"

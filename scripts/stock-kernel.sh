@@ -3,22 +3,36 @@
 #
 # Fetch (or reuse) Debian's stock kernel of one kernel line, for the
 # headers that are installed:
-#   stock-kernel.sh [LINE]     LINE 6.1 (default) or 6.12
-# `apt-get download linux-image-<kver>`, unpacked, never installed.  With
+#   stock-kernel.sh [LINE]     LINE 6.1 (default), 6.12 or 7.3
+# `apt-get download linux-image-<kver>` (7.3: its three parts, with the
+# trixie build root's apt), unpacked, never installed.  With
 # CONFIG_PVH=y (both lines have it) the compressed kernel inside the
 # bzImage (XZ on 6.1, zstd on 6.12, as the kernel's own CONFIG_KERNEL_*
 # says) is turned into the ELF vmlinux once, and qemu boots that directly,
 # ~2.5 s faster under TCG; without PVH, vmlinux is a copy of the bzImage.
 # Prints the cache directory: vmlinux (what qemu's -kernel boots),
-# lib/modules/<kver>/ (as packaged: .ko on 6.1, .ko.xz on 6.12), kver.
+# lib/modules/<kver>/ (as packaged: .ko on 6.1, .ko.xz on 6.12 and 7.3),
+# kver.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 line=${1:-6.1}
 kver=$(stock_kver "$line")
 pkg=linux-image-$kver
-pver=$(apt-cache policy "$pkg" | awk '/Candidate:/{print $2}')
-[ -n "$pver" ] && [ "$pver" != "(none)" ] || die "no package $pkg in the apt lists"
+if line_in_root "$line"; then
+	# 7.x: linux-image-KVER is a metapackage; the kernel is in
+	# linux-binary-KVER, the modules (.ko.xz) in linux-modules-KVER, the
+	# config, System.map and modules.order in linux-base-KVER, all under
+	# /usr/lib/modules/KVER.  The trixie build root's apt (trixie and
+	# trixie-backports, from the host's own archive URI) fetches them.
+	root=$("$PDCM_TOP/scripts/trixie-root.sh" "$kver")
+	pkgs=("linux-binary-$kver" "linux-modules-$kver" "linux-base-$kver")
+	pver=$(chroot "$root" apt-cache policy "${pkgs[0]}" | awk '/Candidate:/{print $2}')
+else
+	pkgs=("$pkg")
+	pver=$(apt-cache policy "$pkg" | awk '/Candidate:/{print $2}')
+fi
+[ -n "$pver" ] && [ "$pver" != "(none)" ] || die "no package ${pkgs[0]} in the apt lists"
 out=$PDCM_CACHE/stock-$kver-$pver
 
 # one fetch per cache directory at a time (make check starts it in the
@@ -27,11 +41,27 @@ mkdir -p "$PDCM_CACHE"
 exec 9>"$out.lock"
 flock 9
 if [ ! -f "$out/.pdcm-ready" ]; then
-	log "fetching $pkg $pver"
+	log "fetching ${pkgs[*]} $pver"
 	rm -rf "$out" && mkdir -p "$out/deb" && cd "$out/deb"
-	apt-get download -q "$pkg=$pver" >/dev/null 2>&1 ||
-		{ apt-get update -q >/dev/null; apt-get download -q "$pkg=$pver" >/dev/null; }
-	dpkg-deb -x ./*.deb "$out/root"
+	if line_in_root "$line"; then
+		spec="${pkgs[*]/%/=$pver}"
+		"$PDCM_TOP/scripts/trixie-root.sh" run "$kver" "$out/deb" \
+			"apt-get download -q $spec" >/dev/null 2>&1 ||
+			"$PDCM_TOP/scripts/trixie-root.sh" run "$kver" "$out/deb" \
+				"apt-get update -q && apt-get download -q $spec" >/dev/null
+	else
+		apt-get download -q "$pkg=$pver" >/dev/null 2>&1 ||
+			{ apt-get update -q >/dev/null; apt-get download -q "$pkg=$pver" >/dev/null; }
+	fi
+	for d in ./*.deb; do dpkg-deb -x "$d" "$out/root"; done
+	if [ ! -e "$out/root/boot/vmlinuz-$kver" ]; then
+		# 7.x's layout: /usr/lib/modules/KVER/{vmlinuz,config}, and no
+		# /lib: give it 6.x's paths, which the rest reads
+		mkdir -p "$out/root/boot"
+		ln -s ../usr/lib/modules/$kver/vmlinuz "$out/root/boot/vmlinuz-$kver"
+		ln -s ../usr/lib/modules/$kver/config "$out/root/boot/config-$kver"
+		[ -e "$out/root/lib" ] || ln -s usr/lib "$out/root/lib"
+	fi
 	img=$out/root/boot/vmlinuz-$kver
 	if grep -q '^CONFIG_PVH=y' "$out/root/boot/config-$kver"; then
 		python3 - "$img" "$out/vmlinux" <<'PY'

@@ -29,12 +29,13 @@ checkpatch)
 	# one checkpatch per file, $JOBS at a time; reported in file order
 	out_dir=$(mktemp -d)
 	trap 'rm -rf "$out_dir"' EXIT
-	# cm/compat.h (and softib's tests/softib/compat.h) are the files that
+	# cm/compat.h, include/rdma/pdcm_ns.h (symbol namespaces, which every
+	# module needs) and softib's tests/softib/compat.h are the files that
 	# may test LINUX_VERSION_CODE (the version differences live there);
 	# anywhere else checkpatch flags it
 	files | xargs -P "$JOBS" -I{} sh -c \
 		'ign=FILE_PATH_CHANGES
-		 case $1 in cm/compat.h|tests/softib/compat.h) ign=$ign,LINUX_VERSION_CODE ;; esac
+		 case $1 in cm/compat.h|include/rdma/pdcm_ns.h|tests/softib/compat.h) ign=$ign,LINUX_VERSION_CODE ;; esac
 		 "$0" --strict --no-tree --terse --ignore $ign -f "$1" \
 		 >"$2/$(echo "$1" | tr / _)" 2>&1' "$src/scripts/checkpatch.pl" {} "$out_dir"
 	for f in $(files); do

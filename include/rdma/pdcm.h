@@ -6,7 +6,8 @@
  * This header is the whole public API.  It is modeled on <rdma/ib_cm.h>:
  * a ULP written against ib_cm ports by renaming ib_cm_* to pdcm_*.
  * Every symbol is exported in the PDCM namespace; users must say
- * MODULE_IMPORT_NS(PDCM).
+ * MODULE_IMPORT_NS(PDCM_NS(PDCM)) (<rdma/pdcm_ns.h>: the namespace's
+ * spelling differs before and after 6.13).
  */
 #ifndef _RDMA_PDCM_H
 #define _RDMA_PDCM_H
@@ -14,6 +15,7 @@
 #include <linux/types.h>
 #include <linux/socket.h>
 #include <asm/byteorder.h>
+#include <rdma/pdcm_ns.h>
 
 /* CM MAD class version implemented (IBA 1.2; private to ib_cm in-tree). */
 #define PDCM_CLASS_VERSION	2

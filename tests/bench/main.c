@@ -32,8 +32,8 @@
 #include "../../cm/listen.h"
 #include "bench.h"
 
-MODULE_IMPORT_NS(PDCM);
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(PDCM_NS(PDCM));
+MODULE_IMPORT_NS(PDCM_NS(EXPORTED_FOR_KUNIT_TESTING));
 
 static unsigned int min_ms = 20;
 module_param(min_ms, uint, 0444);

@@ -13,10 +13,11 @@
 
 #include "../../cm/device.h"
 #include "../../cm/wire.h"
+#include "ibdev.h"
 
 static struct ib_device *get_rxe0(struct kunit *test)
 {
-	struct ib_device *ibdev = ib_device_get_by_name("rxe0", RDMA_DRIVER_UNKNOWN);
+	struct ib_device *ibdev = pdcm_test_device_get("rxe0");
 
 	if (!ibdev)
 		kunit_skip(test, "no rxe0 ib_device");

@@ -9,6 +9,7 @@
 #include <net/checksum.h>
 #include <rdma/ib_sa.h>
 
+#include "../../cm/compat.h"
 #include "fake.h"
 
 struct fake *fake_cur;
@@ -512,7 +513,7 @@ void fake_mk(struct pdcm_msg *m, u16 attr, const struct fake_sent *ours,
 
 int fake_suite_init(struct kunit_suite *suite)
 {
-	fake_wq = alloc_workqueue("pdcm_fake", 0, 0);
+	fake_wq = alloc_workqueue("pdcm_fake", PDCM_WQ_PERCPU, 0);
 	return fake_wq ? 0 : -ENOMEM;
 }
 

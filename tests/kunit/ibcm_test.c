@@ -17,6 +17,7 @@
 #include <rdma/ib_cm.h>
 #include <rdma/pdcm.h>
 
+#include "../../cm/compat.h"
 #include "fake.h"
 
 #define IBT_MAX_EV	16
@@ -100,6 +101,20 @@ static unsigned int ibt_pdata_size(enum ib_cm_event_type t)
 	}
 }
 
+/*
+ * rdma_cm's delayed MRA: ib_prepare_cm_mra() from 6.16 on, before it
+ * ib_send_cm_mra() with IB_CM_MRA_FLAG_DELAY and the same service timeout
+ * (24), so that these cases run on either interface.
+ */
+static int ibt_delayed_mra(struct ib_cm_id *cm_id)
+{
+#ifdef PDCM_IBCM_PREPARE_MRA
+	return ib_prepare_cm_mra(cm_id);
+#else
+	return ib_send_cm_mra(cm_id, IB_CM_MRA_FLAG_DELAY | 24, NULL, 0);
+#endif
+}
+
 static int ibt_record(struct ib_cm_id *cm_id, const struct ib_cm_event *ev,
 		      int which)
 {
@@ -143,7 +158,7 @@ static int ibt_record(struct ib_cm_id *cm_id, const struct ib_cm_event *ev,
 		}
 	}
 	if (ev->event == IB_CM_REP_RECEIVED && ibt.mra_on_rep)
-		ib_send_cm_mra(cm_id, IB_CM_MRA_FLAG_DELAY | 20, NULL, 0);
+		ibt_delayed_mra(cm_id);
 	ret = ev->event <= IB_CM_SIDR_REP_RECEIVED ? ibt.ret_for[ev->event] : 0;
 	if (ret)
 		ibt_disown(cm_id);	/* the CM destroys it */
@@ -624,7 +639,11 @@ static void ibcm_dreq_only_established(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, id->state, IB_CM_TIMEWAIT);
 }
 
-/* IB_CM_MRA_FLAG_DELAY on a REQ: nothing sent until the REQ repeats. */
+/*
+ * The delayed MRA on a REQ: nothing sent until the REQ repeats (and from
+ * 6.16 a second ib_prepare_cm_mra() is refused: REQ_RCVD and REP_RCVD
+ * only).
+ */
 static void ibcm_delayed_mra_req(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
@@ -633,9 +652,12 @@ static void ibcm_delayed_mra_req(struct kunit *test)
 
 	ibt_listen(f, NULL);
 	id = ibt_passive_req(f, f->peer_comm);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_mra(id, IB_CM_MRA_FLAG_DELAY | 24,
-					     NULL, 0), 0);
+	KUNIT_ASSERT_EQ(test, ibt_delayed_mra(id), 0);
 	KUNIT_EXPECT_EQ(test, id->state, IB_CM_MRA_REQ_SENT);
+#ifdef PDCM_IBCM_PREPARE_MRA
+	KUNIT_EXPECT_EQ(test, ib_prepare_cm_mra(id), -EINVAL);
+	KUNIT_EXPECT_EQ(test, id->state, IB_CM_MRA_REQ_SENT);
+#endif
 	KUNIT_EXPECT_EQ(test, f->nsent, 0U);
 	fake_mk_req(f, &m, f->peer_comm, 0x112233, ibt.sid, ibt_pdata, 1);
 	fake_rx(f, &m);
@@ -646,7 +668,7 @@ static void ibcm_delayed_mra_req(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, id->state, IB_CM_REP_SENT);
 }
 
-/* IB_CM_MRA_FLAG_DELAY on a REP, from the REP callback. */
+/* The delayed MRA on a REP, from the REP callback. */
 static void ibcm_delayed_mra_rep(struct kunit *test)
 {
 	struct fake *f = FAKE(test);

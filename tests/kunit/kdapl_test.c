@@ -14,7 +14,7 @@
 
 #include "fake.h"
 
-MODULE_IMPORT_NS(PDCM_DAT);
+MODULE_IMPORT_NS(PDCM_NS(PDCM_DAT));
 
 #define DAT_MAX_EV	16
 #define DAT_CQ		7174

@@ -5,8 +5,9 @@
  * EXPORT_SYMBOL_IF_KUNIT(), the public API through the PDCM namespace.
  */
 #include <linux/module.h>
+#include <rdma/pdcm_ns.h>
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-MODULE_IMPORT_NS(PDCM);
+MODULE_IMPORT_NS(PDCM_NS(EXPORTED_FOR_KUNIT_TESTING));
+MODULE_IMPORT_NS(PDCM_NS(PDCM));
 MODULE_DESCRIPTION("KUnit tests for pdcm");
 MODULE_LICENSE("Dual BSD/GPL");

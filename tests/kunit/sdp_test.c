@@ -15,7 +15,7 @@
 #include "../../cm/compat.h"
 #include "fake.h"
 
-MODULE_IMPORT_NS(PDCM_SDP);
+MODULE_IMPORT_NS(PDCM_NS(PDCM_SDP));
 
 #define SDP_MAX_EV	16
 

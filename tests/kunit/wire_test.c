@@ -29,7 +29,7 @@
 #include "../../cm/wire.h"
 #include "wire_vectors.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(PDCM_NS(EXPORTED_FOR_KUNIT_TESTING));
 
 #define WIRE_SEED	0x7064636d77697265ULL	/* "pdcmwire" */
 #define RT_ITERATIONS	5000

@@ -42,14 +42,16 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <rdma/pdcm_ns.h>
 
+#include "../kunit/ibdev.h"
 #include "shim.h"
 
 MODULE_DESCRIPTION("pdcm shim test: SDP and kDAPL with RC QPs over debugfs");
 MODULE_LICENSE("Dual BSD/GPL");
-MODULE_IMPORT_NS(PDCM);
-MODULE_IMPORT_NS(PDCM_SDP);
-MODULE_IMPORT_NS(PDCM_DAT);
+MODULE_IMPORT_NS(PDCM_NS(PDCM));
+MODULE_IMPORT_NS(PDCM_NS(PDCM_SDP));
+MODULE_IMPORT_NS(PDCM_NS(PDCM_DAT));
 
 static char *st_dev_name = "rxe0";
 module_param_named(dev, st_dev_name, charp, 0444);
@@ -128,7 +130,7 @@ int st_device(void)
 
 	mutex_lock(&st_lock);
 	if (!st_dev)
-		st_dev = ib_device_get_by_name(st_dev_name, RDMA_DRIVER_UNKNOWN);
+		st_dev = pdcm_test_device_get(st_dev_name);
 	if (!st_dev)
 		ret = -ENODEV;
 	mutex_unlock(&st_lock);

@@ -41,11 +41,12 @@
 #include <linux/uaccess.h>
 #include <net/route.h>
 
+#include "../../cm/compat.h"
 #include "ulp.h"
 
 MODULE_DESCRIPTION("pdcm test ULP: listeners, RC runs, SIDR over debugfs");
 MODULE_LICENSE("Dual BSD/GPL");
-MODULE_IMPORT_NS(PDCM);
+MODULE_IMPORT_NS(PDCM_NS(PDCM));
 
 atomic_t ulp_live[ULP_OBJ_NR];
 bool ulp_verbose;
@@ -782,7 +783,7 @@ static int __init ulp_init(void)
 {
 	int ret;
 
-	ulp_wq = alloc_workqueue("pdcm_ulp", WQ_MEM_RECLAIM, 0);
+	ulp_wq = alloc_workqueue("pdcm_ulp", WQ_MEM_RECLAIM | PDCM_WQ_PERCPU, 0);
 	if (!ulp_wq)
 		return -ENOMEM;
 	/* each background run sleeps in its work item until it is over */

@@ -38,7 +38,7 @@
 
 MODULE_DESCRIPTION("pdcm_kdapl: kernel DAT connection model on the pdcm CM");
 MODULE_LICENSE("Dual BSD/GPL");
-MODULE_IMPORT_NS(PDCM);
+MODULE_IMPORT_NS(PDCM_NS(PDCM));
 
 /* rdma_cm's defaults for what DAT does not say. */
 #define DAT_CM_TIMEOUT		20
@@ -392,7 +392,7 @@ struct pdcm_dat_ia *pdcm_dat_ia_open(struct ib_device *device, u32 port,
 	INIT_WORK(&ia->reap_work, dat_sp_reap);
 	return ia;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_ia_open, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_ia_open, PDCM_NS(PDCM_DAT));
 
 /**
  * pdcm_dat_ia_flush() - wait until used RSPs are gone
@@ -408,7 +408,7 @@ void pdcm_dat_ia_flush(struct pdcm_dat_ia *ia)
 {
 	flush_work(&ia->reap_work);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_ia_flush, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_ia_flush, PDCM_NS(PDCM_DAT));
 
 /**
  * pdcm_dat_ia_close() - close an IA
@@ -425,7 +425,7 @@ void pdcm_dat_ia_close(struct pdcm_dat_ia *ia)
 	WARN_ON(!list_empty(&ia->reap));
 	kfree(ia);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_ia_close, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_ia_close, PDCM_NS(PDCM_DAT));
 
 /**
  * pdcm_dat_ia_address() - the IA's address
@@ -438,7 +438,7 @@ const struct sockaddr *pdcm_dat_ia_address(const struct pdcm_dat_ia *ia)
 {
 	return (const struct sockaddr *)&ia->addr;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_ia_address, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_ia_address, PDCM_NS(PDCM_DAT));
 
 /* ---- service points --------------------------------------------------- */
 
@@ -510,7 +510,7 @@ struct pdcm_dat_sp *pdcm_dat_psp_create(struct pdcm_dat_ia *ia,
 {
 	return dat_sp_create(ia, attr, NULL, false);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_psp_create, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_psp_create, PDCM_NS(PDCM_DAT));
 
 /**
  * pdcm_dat_psp_free() - free a public service point
@@ -528,7 +528,7 @@ void pdcm_dat_psp_free(struct pdcm_dat_sp *psp)
 	pdcm_destroy_id(psp->id);
 	kfree(psp);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_psp_free, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_psp_free, PDCM_NS(PDCM_DAT));
 
 /**
  * pdcm_dat_rsp_create() - create a reserved service point (dat_rsp_create)
@@ -548,7 +548,7 @@ struct pdcm_dat_sp *pdcm_dat_rsp_create(struct pdcm_dat_ia *ia,
 {
 	return dat_sp_create(ia, attr, ep, true);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_rsp_create, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_rsp_create, PDCM_NS(PDCM_DAT));
 
 /**
  * pdcm_dat_rsp_free() - free a reserved service point before its CR
@@ -576,7 +576,7 @@ void pdcm_dat_rsp_free(struct pdcm_dat_sp *rsp)
 	pdcm_destroy_id(rsp->id);
 	kfree(rsp);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_rsp_free, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_rsp_free, PDCM_NS(PDCM_DAT));
 
 /* ---- CRs -------------------------------------------------------------- */
 
@@ -591,7 +591,7 @@ const struct pdcm_dat_cr_param *pdcm_dat_cr_query(const struct pdcm_dat_cr *cr)
 {
 	return &cr->param;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_cr_query, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_cr_query, PDCM_NS(PDCM_DAT));
 
 /**
  * pdcm_dat_cr_init_qp_attr() - QP attributes before accepting
@@ -607,7 +607,7 @@ int pdcm_dat_cr_init_qp_attr(struct pdcm_dat_cr *cr, struct ib_qp_attr *attr,
 {
 	return pdcm_init_qp_attr(cr->conn->id, attr, mask);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_cr_init_qp_attr, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_cr_init_qp_attr, PDCM_NS(PDCM_DAT));
 
 /**
  * pdcm_dat_cr_accept() - accept a CR on an EP (dat_cr_accept)
@@ -659,7 +659,7 @@ int pdcm_dat_cr_accept(struct pdcm_dat_cr *cr, struct pdcm_dat_ep *ep,
 	}
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_cr_accept, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_cr_accept, PDCM_NS(PDCM_DAT));
 
 /**
  * pdcm_dat_cr_reject() - reject a CR and free it (dat_cr_reject)
@@ -685,7 +685,7 @@ int pdcm_dat_cr_reject(struct pdcm_dat_cr *cr, const void *private_data,
 	dat_conn_free(cr->conn);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_cr_reject, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_cr_reject, PDCM_NS(PDCM_DAT));
 
 /* ---- EPs -------------------------------------------------------------- */
 
@@ -711,7 +711,7 @@ struct pdcm_dat_ep *pdcm_dat_ep_create(struct pdcm_dat_ia *ia,
 	ep->attr = *attr;
 	return ep;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_ep_create, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_ep_create, PDCM_NS(PDCM_DAT));
 
 /**
  * pdcm_dat_ep_connect() - connect an EP (dat_ep_connect)
@@ -814,7 +814,7 @@ free:
 	kfree(c);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_ep_connect, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_ep_connect, PDCM_NS(PDCM_DAT));
 
 /**
  * pdcm_dat_ep_disconnect() - disconnect an EP (dat_ep_disconnect, graceful)
@@ -832,7 +832,7 @@ int pdcm_dat_ep_disconnect(struct pdcm_dat_ep *ep)
 		return -ENOTCONN;
 	return pdcm_send_dreq(ep->conn->id, NULL, 0);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_ep_disconnect, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_ep_disconnect, PDCM_NS(PDCM_DAT));
 
 /**
  * pdcm_dat_ep_free() - free an EP and its connection (dat_ep_free)
@@ -853,7 +853,7 @@ void pdcm_dat_ep_free(struct pdcm_dat_ep *ep)
 		dat_conn_free(ep->conn);
 	kfree(ep);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_ep_free, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_ep_free, PDCM_NS(PDCM_DAT));
 
 /**
  * pdcm_dat_ep_init_qp_attr() - QP attributes for an EP's next transition
@@ -872,7 +872,7 @@ int pdcm_dat_ep_init_qp_attr(struct pdcm_dat_ep *ep, struct ib_qp_attr *attr,
 		return -ENOTCONN;
 	return pdcm_init_qp_attr(ep->conn->id, attr, mask);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_ep_init_qp_attr, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_ep_init_qp_attr, PDCM_NS(PDCM_DAT));
 
 /**
  * pdcm_dat_ep_notify() - pass a QP event on (IB_EVENT_COMM_EST)
@@ -889,4 +889,4 @@ int pdcm_dat_ep_notify(struct pdcm_dat_ep *ep, enum ib_event_type event)
 		return -ENOTCONN;
 	return pdcm_notify(ep->conn->id, event);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_dat_ep_notify, PDCM_DAT);
+EXPORT_SYMBOL_NS_GPL(pdcm_dat_ep_notify, PDCM_NS(PDCM_DAT));

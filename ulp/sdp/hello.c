@@ -71,7 +71,7 @@ int pdcm_sdp_hh_build(void *buf, size_t len, const struct pdcm_sdp_hello *h)
 	put_unaligned_be32(h->localrcvsz, p + HH_LOCALRCVSZ);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_hh_build, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_hh_build, PDCM_NS(PDCM_SDP));
 
 /**
  * pdcm_sdp_hh_parse() - read and check an SDP Hello
@@ -110,7 +110,7 @@ int pdcm_sdp_hh_parse(const void *buf, size_t len, __be64 service_id,
 	h->localrcvsz = get_unaligned_be32(p + HH_LOCALRCVSZ);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_hh_parse, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_hh_parse, PDCM_NS(PDCM_SDP));
 
 /**
  * pdcm_sdp_hah_build() - write an SDP Hello Ack
@@ -140,7 +140,7 @@ int pdcm_sdp_hah_build(void *buf, size_t len,
 	put_unaligned_be32(a->actrcvsz, p + HAH_ACTRCVSZ);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_hah_build, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_hah_build, PDCM_NS(PDCM_SDP));
 
 /**
  * pdcm_sdp_hah_parse() - read and check an SDP Hello Ack
@@ -168,4 +168,4 @@ int pdcm_sdp_hah_parse(const void *buf, size_t len,
 	a->actrcvsz = get_unaligned_be32(p + HAH_ACTRCVSZ);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_hah_parse, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_hah_parse, PDCM_NS(PDCM_SDP));

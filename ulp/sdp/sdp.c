@@ -35,7 +35,7 @@
 
 MODULE_DESCRIPTION("pdcm_sdp: SDP connection setup on the pdcm CM");
 MODULE_LICENSE("Dual BSD/GPL");
-MODULE_IMPORT_NS(PDCM);
+MODULE_IMPORT_NS(PDCM_NS(PDCM));
 
 /* What both sides ask of the transport (OFED SDP's values). */
 #define SDP_RDMA_DEPTH		4
@@ -333,7 +333,7 @@ free:
 	kfree(l);
 	return ERR_PTR(ret);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_listen, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_listen, PDCM_NS(PDCM_SDP));
 
 /**
  * pdcm_sdp_listener_destroy() - stop listening
@@ -352,7 +352,7 @@ void pdcm_sdp_listener_destroy(struct pdcm_sdp_listener *l)
 	pdcm_destroy_id(l->id);
 	kfree(l);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_listener_destroy, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_listener_destroy, PDCM_NS(PDCM_SDP));
 
 /**
  * pdcm_sdp_listener_context() - the context a listener was created with
@@ -365,7 +365,7 @@ void *pdcm_sdp_listener_context(const struct pdcm_sdp_listener *l)
 {
 	return l->context;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_listener_context, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_listener_context, PDCM_NS(PDCM_SDP));
 
 /* ---- connections ------------------------------------------------------ */
 
@@ -460,7 +460,7 @@ free:
 	kfree(c);
 	return ERR_PTR(ret);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_connect, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_connect, PDCM_NS(PDCM_SDP));
 
 /**
  * pdcm_sdp_accept() - accept a connection request
@@ -500,7 +500,7 @@ int pdcm_sdp_accept(struct pdcm_sdp_conn *conn,
 		atomic64_inc(&sdp_stats.accepted);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_accept, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_accept, PDCM_NS(PDCM_SDP));
 
 /**
  * pdcm_sdp_close() - free a connection
@@ -529,7 +529,7 @@ void pdcm_sdp_close(struct pdcm_sdp_conn *conn)
 	pdcm_destroy_id(conn->id);
 	kfree(conn);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_close, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_close, PDCM_NS(PDCM_SDP));
 
 /**
  * pdcm_sdp_reject() - refuse a connection request and free it
@@ -555,7 +555,7 @@ int pdcm_sdp_reject(struct pdcm_sdp_conn *conn)
 	pdcm_sdp_close(conn);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_reject, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_reject, PDCM_NS(PDCM_SDP));
 
 /**
  * pdcm_sdp_disconnect() - start an orderly disconnect
@@ -571,7 +571,7 @@ int pdcm_sdp_disconnect(struct pdcm_sdp_conn *conn)
 {
 	return pdcm_send_dreq(conn->id, NULL, 0);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_disconnect, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_disconnect, PDCM_NS(PDCM_SDP));
 
 /**
  * pdcm_sdp_notify() - pass a QP event on (IB_EVENT_COMM_EST)
@@ -585,7 +585,7 @@ int pdcm_sdp_notify(struct pdcm_sdp_conn *conn, enum ib_event_type event)
 {
 	return pdcm_notify(conn->id, event);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_notify, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_notify, PDCM_NS(PDCM_SDP));
 
 /**
  * pdcm_sdp_init_qp_attr() - QP attributes for the next transition
@@ -601,7 +601,7 @@ int pdcm_sdp_init_qp_attr(struct pdcm_sdp_conn *conn, struct ib_qp_attr *attr,
 {
 	return pdcm_init_qp_attr(conn->id, attr, mask);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_init_qp_attr, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_init_qp_attr, PDCM_NS(PDCM_SDP));
 
 /**
  * pdcm_sdp_conn_info() - addresses, ports and the peer's buffers
@@ -615,7 +615,7 @@ pdcm_sdp_conn_info(const struct pdcm_sdp_conn *conn)
 {
 	return &conn->info;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_conn_info, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_conn_info, PDCM_NS(PDCM_SDP));
 
 /**
  * pdcm_sdp_context() - the consumer's pointer of a connection
@@ -629,7 +629,7 @@ void *pdcm_sdp_context(const struct pdcm_sdp_conn *conn)
 {
 	return conn->context;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_context, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_context, PDCM_NS(PDCM_SDP));
 
 /**
  * pdcm_sdp_set_context() - set the consumer's pointer of a connection
@@ -643,7 +643,7 @@ void pdcm_sdp_set_context(struct pdcm_sdp_conn *conn, void *context)
 {
 	conn->context = context;
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_set_context, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_set_context, PDCM_NS(PDCM_SDP));
 
 /**
  * pdcm_sdp_get_stats() - the shim's counters
@@ -661,7 +661,7 @@ void pdcm_sdp_get_stats(struct pdcm_sdp_stats *stats)
 	stats->no_listener = atomic64_read(&sdp_stats.no_listener);
 	stats->bad_hello_ack = atomic64_read(&sdp_stats.bad_hello_ack);
 }
-EXPORT_SYMBOL_NS_GPL(pdcm_sdp_get_stats, PDCM_SDP);
+EXPORT_SYMBOL_NS_GPL(pdcm_sdp_get_stats, PDCM_NS(PDCM_SDP));
 
 static int __init pdcm_sdp_init(void)
 {
