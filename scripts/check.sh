@@ -715,7 +715,7 @@ K73_PAIRS=(
 	"interop_rx_peer|interop_rx_pdcm|150"
 	"interop_tx_peer|interop_tx_pdcm|150"
 )
-K73_SCENARIOS=(module ulp_rc ulp_demux shim_sdp shim_kdapl ibcm_loop)
+K73_SCENARIOS=(module ulp_rc ulp_demux shim_sdp shim_kdapl ibcm_loop softib)
 
 vm_scenarios_7_3() {
 	PAIR_PREFIX=k73_ VM_MEM=512 pair_group "$stock/vmlinux" "$initrd" interop_peer interop_pdcm \

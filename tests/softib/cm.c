@@ -40,12 +40,14 @@
 #include <rdma/ib_cache.h>
 #include <rdma/ib_sa.h>
 #include <rdma/pdcm.h>
+#include <rdma/pdcm_ns.h>
 
+#include "../kunit/ibdev.h"
 #include "scm.h"
 
 MODULE_DESCRIPTION("softib_cm: CM handshakes over softib ports (test)");
 MODULE_LICENSE("Dual BSD/GPL");
-MODULE_IMPORT_NS(PDCM);
+MODULE_IMPORT_NS(PDCM_NS(PDCM));
 
 #define SCM_UD_QKEY	0x11110000U
 #define SCM_UD_LEN	64
@@ -690,10 +692,10 @@ static int scm_run(char *cmd)
 		return ret;
 	if (pkey > U16_MAX)
 		return -EINVAL;
-	dev = ib_device_get_by_name(argv[1], RDMA_DRIVER_UNKNOWN);
+	dev = pdcm_test_device_get(argv[1]);
 	if (!dev)
 		return -ENODEV;
-	devb = ib_device_get_by_name(nameb, RDMA_DRIVER_UNKNOWN);
+	devb = pdcm_test_device_get(nameb);
 	line = devb ? kmalloc(SCM_LINE, GFP_KERNEL) : NULL;
 	if (!line) {
 		if (devb)

@@ -21,6 +21,7 @@
 #include <linux/uaccess.h>
 #include <rdma/ib_cm.h>
 
+#include "../kunit/ibdev.h"
 #include "scm.h"
 
 MODULE_DESCRIPTION("softib_ibcm: CM handshakes over softib ports on <rdma/ib_cm.h> (test)");
@@ -340,7 +341,7 @@ static int sic_run(char *cmd)
 			return -EINVAL;
 		}
 	}
-	dev = ib_device_get_by_name(argv[1], RDMA_DRIVER_UNKNOWN);
+	dev = pdcm_test_device_get(argv[1]);
 	if (!dev)
 		return -ENODEV;
 	line = kmalloc(SCM_LINE, GFP_KERNEL);
