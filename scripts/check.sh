@@ -715,7 +715,10 @@ K73_PAIRS=(
 	"interop_rx_peer|interop_rx_pdcm|150"
 	"interop_tx_peer|interop_tx_pdcm|150"
 )
-K73_SCENARIOS=(module ulp_rc ulp_demux shim_sdp shim_kdapl ibcm_loop softib)
+# (softib builds for 7.3 but does not run there yet: three of its
+# connections end with -EINVAL from a QP transition on 7.3 while pdcm's
+# own first one connects; Documentation/testing.rst, "softib")
+K73_SCENARIOS=(module ulp_rc ulp_demux shim_sdp shim_kdapl ibcm_loop)
 
 vm_scenarios_7_3() {
 	PAIR_PREFIX=k73_ VM_MEM=512 pair_group "$stock/vmlinux" "$initrd" interop_peer interop_pdcm \
