@@ -1998,6 +1998,26 @@ static void fsm_stale_req(struct kunit *test)
 }
 
 /*
+ * @m arrives from the peer over RoCE v2 (IPv6) with a GRH of traffic
+ * class @tclass on the receive P_Key index @pkey_index, and is handled.
+ */
+static void fsm_rx_grh(struct fake *f, const struct pdcm_msg *m, u8 tclass,
+		       u16 pkey_index)
+{
+	struct pdcm_rx rx = { .port = f->port };
+
+	rx.wc.wc_flags = IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
+	rx.wc.network_hdr_type = RDMA_NETWORK_IPV6;
+	rx.wc.sl = 1;
+	rx.wc.pkey_index = pkey_index;
+	rx.grh.version_tclass_flow = cpu_to_be32(6 << 28 | tclass << 20 | 0x777);
+	rx.grh.sgid = m->req.primary_path.local_gid;
+	rx.grh.dgid = m->req.primary_path.remote_gid;
+	f->port->up->rx(&rx, m);
+	fake_settle();
+}
+
+/*
  * A REQ naming a connected QP (its QPN and CA GUID) but sent from another
  * node's GID, or with another P_Key: QPNs are sequential and GUIDs
  * public, so any node could end any connection with it (issue 34 #9).
@@ -2031,17 +2051,7 @@ static void fsm_stale_req_not_from_peer(struct kunit *test)
 
 	/* the peer's GID with another P_Key: the same */
 	fsm_mk_req(f, &m, f->peer_comm + 2, 0x112233);
-	{
-		struct pdcm_rx rx = { .port = f->port };
-
-		rx.wc.wc_flags = IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
-		rx.wc.network_hdr_type = RDMA_NETWORK_IPV6;
-		rx.wc.pkey_index = 1;
-		rx.grh.sgid = m.req.primary_path.local_gid;
-		rx.grh.dgid = m.req.primary_path.remote_gid;
-		f->port->up->rx(&rx, &m);
-		fake_settle();
-	}
+	fsm_rx_grh(f, &m, 0, 1);
 	KUNIT_EXPECT_EQ(test, old->state, PDCM_ESTABLISHED);
 	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_DREQ), 0U);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.stale_not_peer),
@@ -3970,7 +3980,6 @@ static void fsm_req_qp_address_from_path(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
 	struct ib_qp_attr a = {};
-	struct pdcm_rx rx = { .port = f->port };
 	struct pdcm_msg m;
 	struct fsm_ev *e;
 	int mask;
@@ -3981,14 +3990,7 @@ static void fsm_req_qp_address_from_path(struct kunit *test)
 	m.req.primary_path.flow_label = 0x12345;
 	m.req.primary_path.sl = 3;
 	m.req.primary_path.packet_rate = IB_RATE_25_GBPS;
-	rx.wc.wc_flags = IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
-	rx.wc.network_hdr_type = RDMA_NETWORK_IPV6;
-	rx.wc.sl = 1;
-	rx.grh.version_tclass_flow = cpu_to_be32(6 << 28 | 0x00 << 20 | 0x777);
-	rx.grh.sgid = m.req.primary_path.local_gid;
-	rx.grh.dgid = m.req.primary_path.remote_gid;
-	f->port->up->rx(&rx, &m);
-	fake_settle();
+	fsm_rx_grh(f, &m, 0, 0);
 	e = fsm_last_ev();
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
