@@ -252,6 +252,9 @@ void pdcm_sidr_rep_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
 	ret = pdcm_fsm_step(conn, PDCM_EV_RX_SIDR_REP);
 	if (ret >= 0 && conn->msg)
 		conn->port->ops->cancel(conn);
+	/* the address the SIDR_REQ left from, as ib_cm's event has it */
+	if (conn->ah_valid && (conn->ah_attr.ah_flags & IB_AH_GRH))
+		ev.param.sidr_rep_rcvd.sgid_attr = conn->ah_attr.grh.sgid_attr;
 	spin_unlock_irq(&conn->lock);
 	if (ret < 0) {
 		pdcm_count(conn->port->cnt.rx_dup, PDCM_ATTR_SIDR_REP);

@@ -461,6 +461,12 @@ static void ibcm_params(struct ibcm_id *me, struct ibcm_id *listener,
 			(void *)pev->param.sidr_rep_rcvd.info;
 		ev->param.sidr_rep_rcvd.info_len =
 			pev->param.sidr_rep_rcvd.info_len;
+		/*
+		 * rdma_cm builds the UD address from it (by the GID's value
+		 * without: a VLAN's link-local GID is its parent's too)
+		 */
+		ev->param.sidr_rep_rcvd.sgid_attr =
+			pev->param.sidr_rep_rcvd.sgid_attr;
 		break;
 	case PDCM_REQ_ERROR:
 	case PDCM_REP_ERROR:

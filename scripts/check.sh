@@ -737,11 +737,13 @@ ibcm_vm() {
 	local k=$1 i=$2 p=${3:-}
 	# the tools pair; NVMe over Fabrics (RDMA) through the kernel's
 	# nvmet-rdma / nvme-rdma on rdma_cm: the drop-in on the target side,
-	# then on the host side (6.12 runs these, issue 14); on 6.1 also
-	# coexistence with native listens
+	# then on the host side (6.12 runs these, issue 14)
 	local specs=("ibcm_peer|ibcm_pdcm|300" "ibcm_nvme_host_peer|ibcm_nvme_tgt_pdcm|300"
 		"ibcm_nvme_tgt_peer|ibcm_nvme_host_pdcm|300")
-	[ -n "$p" ] || specs+=("ibcm_coexist_peer|ibcm_coexist_pdcm|200")
+	# on 6.1 also coexistence with native listens, and a VLAN on the rxe
+	# netdev (issue 34 #3)
+	[ -n "$p" ] || specs+=("ibcm_coexist_peer|ibcm_coexist_pdcm|200"
+		"ibcm_vlan_peer|ibcm_vlan_pdcm|240")
 	PAIR_PREFIX=$p VM_MEM=768 pair_group "$k" "$i" ibcm_group_peer ibcm_group_pdcm "${specs[@]}"
 	[ -z "$p" ] || return 0
 	# two drop-in guests (its A side is pdcm too)

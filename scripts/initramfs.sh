@@ -89,7 +89,7 @@ stock)
 	[ -f "$mroot/modules.dep" ] || depmod -b "$kdir/root" "$kver"
 	for m in crc32_generic virtio_pci virtio_net rdma_rxe ib_core ib_uverbs \
 		 ib_umad ib_cm iw_cm rdma_cm rdma_ucm nvme_rdma nvmet_rdma \
-		 ib_ipoib ib_srp ib_srpt; do
+		 ib_ipoib ib_srp ib_srpt 8021q; do
 		# (7.x has no crc32_generic: rxe calls the crc32 library)
 		{ modprobe -d "$kdir/root" -S "$kver" --show-depends "$m" 2>/dev/null || true; } |
 			awk '$1 == "insmod" {print $2}'

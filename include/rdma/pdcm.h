@@ -427,6 +427,8 @@ struct pdcm_sidr_req_event_param {
  * @qpn: the service's QPN
  * @info: additional information
  * @info_len: bytes in @info
+ * @sgid_attr: RoCE: the GID entry our SIDR_REQ was sent from (valid during
+ *	the call), or NULL: the sender's address for the UD traffic
  */
 struct pdcm_sidr_rep_event_param {
 	u8 status;
@@ -434,6 +436,7 @@ struct pdcm_sidr_rep_event_param {
 	u32 qpn;
 	const void *info;
 	u8 info_len;
+	const struct ib_gid_attr *sgid_attr;
 };
 
 /**

@@ -3261,12 +3261,17 @@ static void fsm_sidr_req_on_wire(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->nsent, 1U);
 }
 
-/* SIDR_REP in: SIDR_REP_RECEIVED with QPN, Q_Key, status; IDLE. */
+/*
+ * SIDR_REP in: SIDR_REP_RECEIVED with QPN, Q_Key, status, and the GID entry
+ * the SIDR_REQ left from (issue 34 #3: rdma_cm builds the UD address from
+ * it, by the GID's value without: the parent's of a VLAN); IDLE.
+ */
 static void fsm_sidr_rep_received(struct kunit *test)
 {
 	struct fake *f = FAKE(test);
 	struct pdcm_id *id = fsm_sidr_req(f);
 	const struct pdcm_sidr_rep_event_param *p;
+	struct ib_gid_attr gid = { .device = f->ibdev, .port_num = 1 };
 	struct pdcm_msg m;
 
 	memset(&m, 0, sizeof(m));
@@ -3277,7 +3282,11 @@ static void fsm_sidr_rep_received(struct kunit *test)
 	m.sidr_rep.qkey = 0x01234567;
 	m.sidr_rep.service_id = fsm_rec.sid;
 	m.sidr_rep.info_len = 2;
+	/* (the fake's address holds no GID entry: lent for the event) */
+	KUNIT_ASSERT_TRUE(test, to_conn(id)->ah_attr.ah_flags & IB_AH_GRH);
+	to_conn(id)->ah_attr.grh.sgid_attr = &gid;
 	fake_rx(f, &m);
+	to_conn(id)->ah_attr.grh.sgid_attr = NULL;
 	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
 	KUNIT_EXPECT_TRUE(test, fake_last_handle(f)->done);
 	KUNIT_ASSERT_EQ(test, fsm_rec.nev, 1U);
@@ -3287,6 +3296,8 @@ static void fsm_sidr_rep_received(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->qpn, 0x654321U);
 	KUNIT_EXPECT_EQ(test, p->qkey, 0x01234567U);
 	KUNIT_EXPECT_EQ(test, p->info_len, 2);
+	KUNIT_EXPECT_PTR_EQ(test, p->sgid_attr,
+			    (const struct ib_gid_attr *)&gid);
 	/* a second SIDR_REP is dropped */
 	fake_rx(f, &m);
 	KUNIT_EXPECT_EQ(test, fsm_rec.nev, 1U);

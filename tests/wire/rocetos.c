@@ -1,12 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * rocetos IFACE SECONDS: count the RoCE v2 packets that cross IFACE for
- * SECONDS (or until SIGTERM/SIGINT), by direction, by what they carry --
- * CM MADs (BTH destination QP 1) or connection traffic (any other QP) --
+ * rocetos [-v] IFACE SECONDS: count the RoCE v2 packets that cross IFACE
+ * for SECONDS (or until SIGTERM/SIGINT), by direction, by what they carry
+ * -- CM MADs (BTH destination QP 1) or connection traffic (any other QP) --
  * and by IPv4 TOS / IPv6 traffic class, then print one line per group:
  *
  *   out data tos 0x68 packets 42
  *   in mad tos 0x00 packets 3
+ *
+ * With -v, by 802.1Q VLAN ID instead of TOS ("none": untagged), for the
+ * parent netdev of a VLAN, where both kinds of frames cross:
+ *
+ *   out mad vlan 100 packets 4
+ *   in data vlan none packets 2
+ *
+ * A frame's tag is in its bytes, or (a received frame, whose tag the stack
+ * has stripped, or one sent with the tag offloaded) in the packet's
+ * auxiliary data (PACKET_AUXDATA).
  *
  * A guest-side probe for the traffic class a QP sends with (Documentation/
  * interop.rst): rxe puts its address's traffic class into the IP header.
@@ -32,8 +42,12 @@
 #define ROCEV2_PORT	4791
 #define BTH_LEN		12
 
+#define NO_VLAN		4096	/* untagged, in vlan_counts */
+
 /* [direction][mad?][tos] */
 static unsigned long counts[2][2][256];
+/* [direction][mad?][VLAN ID or NO_VLAN] */
+static unsigned long vlan_counts[2][2][NO_VLAN + 1];
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -42,8 +56,12 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-/* The TOS and the BTH's destination QP of a RoCE v2 frame, or -1. */
-static int parse(const uint8_t *p, size_t len, uint8_t *tos, uint32_t *dqp)
+/*
+ * The TOS and the BTH's destination QP of a RoCE v2 frame, and its VLAN ID
+ * if it carries a tag (else *vlan is left alone), or -1.
+ */
+static int parse(const uint8_t *p, size_t len, uint8_t *tos, uint32_t *dqp,
+		 unsigned int *vlan)
 {
 	const uint8_t *udp, *bth;
 	uint16_t type;
@@ -56,6 +74,7 @@ static int parse(const uint8_t *p, size_t len, uint8_t *tos, uint32_t *dqp)
 	if (type == ETH_P_8021Q) {
 		if (len < off + 4)
 			return -1;
+		*vlan = (p[off] << 8 | p[off + 1]) & 0xfff;
 		type = p[off + 2] << 8 | p[off + 3];
 		off += 4;
 	}
@@ -84,23 +103,77 @@ static int parse(const uint8_t *p, size_t len, uint8_t *tos, uint32_t *dqp)
 	return 0;
 }
 
+/* The VLAN ID the stack saw on a frame (its auxiliary data), or NO_VLAN. */
+static unsigned int aux_vlan(struct msghdr *msg)
+{
+	struct cmsghdr *c;
+
+	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
+		struct tpacket_auxdata aux;
+
+		if (c->cmsg_level != SOL_PACKET || c->cmsg_type != PACKET_AUXDATA)
+			continue;
+		memcpy(&aux, CMSG_DATA(c), sizeof(aux));
+		if (aux.tp_status & TP_STATUS_VLAN_VALID)
+			return aux.tp_vlan_tci & 0xfff;
+	}
+	return NO_VLAN;
+}
+
+static void print_counts(int by_vlan)
+{
+	int d, m, k;
+
+	for (d = 1; d >= 0; d--)
+		for (m = 0; m < 2; m++) {
+			const char *dir = d ? "out" : "in";
+			const char *what = m ? "mad" : "data";
+
+			for (k = 0; !by_vlan && k < 256; k++)
+				if (counts[d][m][k])
+					printf("%s %s tos 0x%02x packets %lu\n",
+					       dir, what, k, counts[d][m][k]);
+			for (k = 0; by_vlan && k <= NO_VLAN; k++) {
+				if (!vlan_counts[d][m][k])
+					continue;
+				if (k == NO_VLAN)
+					printf("%s %s vlan none packets %lu\n",
+					       dir, what, vlan_counts[d][m][k]);
+				else
+					printf("%s %s vlan %d packets %lu\n",
+					       dir, what, k, vlan_counts[d][m][k]);
+			}
+		}
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	struct pollfd pfd;
 	struct timespec t0, t;
 	uint8_t buf[9000];
+	char cbuf[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
+	int by_vlan = 0, one = 1;
 	double secs;
-	int fd, d, m, tos;
+	int fd;
 
+	if (argc == 4 && !strcmp(argv[1], "-v")) {
+		by_vlan = 1;
+		argc--;
+		argv++;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s IFACE SECONDS\n", argv[0]);
+		fprintf(stderr, "usage: %s [-v] IFACE SECONDS\n", argv[0]);
 		return 2;
 	}
 	secs = atof(argv[2]);
 	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
 	if (fd < 0) {
 		perror("socket");
+		return 1;
+	}
+	if (setsockopt(fd, SOL_PACKET, PACKET_AUXDATA, &one, sizeof(one))) {
+		perror("PACKET_AUXDATA");
 		return 1;
 	}
 	sll.sll_protocol = htons(ETH_P_ALL);
@@ -119,34 +192,37 @@ int main(int argc, char **argv)
 	pfd.events = POLLIN;
 	while (!stop) {
 		struct sockaddr_ll from;
-		socklen_t fl = sizeof(from);
+		struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+		struct msghdr msg = {
+			.msg_name = &from, .msg_namelen = sizeof(from),
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+		};
+		unsigned int vlan;
 		uint32_t dqp;
 		uint8_t tc;
 		ssize_t n;
+		int out;
 
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if (t.tv_sec - t0.tv_sec + (t.tv_nsec - t0.tv_nsec) / 1e9 >= secs)
 			break;
 		if (poll(&pfd, 1, 100) <= 0)
 			continue;
-		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
-			     (struct sockaddr *)&from, &fl);
+		n = recvmsg(fd, &msg, MSG_DONTWAIT);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
-			perror("recvfrom");
+			perror("recvmsg");
 			return 1;
 		}
-		if (parse(buf, n, &tc, &dqp))
+		vlan = aux_vlan(&msg);
+		if (parse(buf, n, &tc, &dqp, &vlan))
 			continue;
-		counts[from.sll_pkttype == PACKET_OUTGOING][dqp == 1][tc]++;
+		out = from.sll_pkttype == PACKET_OUTGOING;
+		counts[out][dqp == 1][tc]++;
+		vlan_counts[out][dqp == 1][vlan]++;
 	}
-	for (d = 1; d >= 0; d--)
-		for (m = 0; m < 2; m++)
-			for (tos = 0; tos < 256; tos++)
-				if (counts[d][m][tos])
-					printf("%s %s tos 0x%02x packets %lu\n",
-					       d ? "out" : "in", m ? "mad" : "data",
-					       tos, counts[d][m][tos]);
+	print_counts(by_vlan);
 	return 0;
 }

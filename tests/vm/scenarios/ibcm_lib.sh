@@ -7,10 +7,13 @@
 #   ibcm_stack pdcm|stock   load rdma_ucm on the drop-in or on the stock
 #                           ib_cm (one case each step)
 #   tool_server TOOL        run TOOL's server role for one client (or, for
-#                           cmtime, until tool_done); output in
+#                           cmtime, until tool_done), for SERVER_TMO
+#                           seconds at most (120); output in
 #                           /tmp/TOOL.server, exit status in /tmp/TOOL.server.rc
-#   tool_client TOOL PEER   run TOOL's client role against PEER, retrying
-#                           while PEER's CM rejects (nothing listens yet)
+#   tool_client TOOL PEER [HOST]  run TOOL's client role against PEER,
+#                           retrying while PEER's CM rejects (nothing
+#                           listens yet), at most CLIENT_TRIES (60) times;
+#                           HOST (default PEER) says when its server is up
 #   tool_checks TOOL ROLE   the cases on what ROLE of TOOL printed
 #   TOOLS                   the tools, in the order both sides run them
 #   ucmatose_tos            (a tool of ibcm_pair only) ucmatose whose client
@@ -140,7 +143,7 @@ tool_server() {
 	sleep 1
 	echo ready | timeout 120 nc -l -p $READY_PORT >/dev/null 2>&1
 	_i=0
-	while kill -0 $_p 2>/dev/null && [ $_i -lt 1200 ]; do
+	while kill -0 $_p 2>/dev/null && [ $_i -lt $((${SERVER_TMO:-120} * 10)) ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
@@ -153,7 +156,7 @@ tool_server() {
 
 tool_client() {
 	_f=/tmp/$1.client
-	[ "$1" = cmtime ] || wait_for "nc $2 $READY_PORT </dev/null" 120
+	[ "$1" = cmtime ] || wait_for "nc ${3:-$2} $READY_PORT </dev/null" 120
 	[ "$1" = ucmatose_tos ] && tos_start client
 	# again while the server says REJ 8 (not listening yet: the tools
 	# print RDMA_CM_EVENT_REJECTED or "Connection refused"), but not after
@@ -162,7 +165,7 @@ tool_client() {
 	# listen on the same port by then (an rping client whose last
 	# completion lost the race with the server's DREQ on a loaded machine
 	# then ran 60 more times against ucmatose's server)
-	_i=60
+	_i=${CLIENT_TRIES:-60}
 	while :; do
 		_o=$($(_client_cmd "$1" "$2") 2>&1)
 		_rc=$?
