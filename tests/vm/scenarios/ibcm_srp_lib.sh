@@ -37,27 +37,24 @@ _srp_tport() {
 	cut -d: -f5-8 /sys/class/infiniband/rxe0/ports/1/gids/0
 }
 
-# _srp_port_make: the port, its TPG, the LUN on the ramdisk and the ACLs.
-# ib_srpt names an rdma_cm session after the rdma_cm id's source address
-# (%pIS of route.addr.src_addr), so an ACL for each of the two addresses
-# it may be; one session proves which one it used (srp_target notes it).
+# _srp_port_make: the port, its TPG, the LUN on the ramdisk and the ACL.
+# 6.1's ib_srpt names an rdma_cm session after the rdma_cm id's source
+# address (%pIS of route.addr.src_addr), which on the passive side is the
+# local one: the ACL that admits the initiator is this guest's own
+# address, not the initiator's (a login is refused without it).
 _srp_port_make() {
 	mkdir "${SRP_TPG%/tpgt_1}" && mkdir "$SRP_TPG" && mkdir "$SRP_TPG/lun/lun_0" &&
 		ln -s $CFS/target/core/rd_mcp_0/r0 "$SRP_TPG/lun/lun_0/r0" || return 1
-	for _a in $VM_PEER $VM_IP; do
-		mkdir "$SRP_TPG/acls/$_a" && mkdir "$SRP_TPG/acls/$_a/lun_0" &&
-			ln -s "$SRP_TPG/lun/lun_0" "$SRP_TPG/acls/$_a/lun_0/lun_0" || return 1
-	done
-	echo 1 >"$SRP_TPG/enable"
+	_a=$SRP_TPG/acls/$VM_IP
+	mkdir "$_a" && mkdir "$_a/lun_0" && ln -s "$SRP_TPG/lun/lun_0" "$_a/lun_0/lun_0" &&
+		echo 1 >"$SRP_TPG/enable"
 }
 
 # _srp_port_remove: disable (ib_srpt disconnects every channel) and remove
 _srp_port_remove() {
 	echo 0 >"$SRP_TPG/enable" || return 1
-	for _a in $VM_PEER $VM_IP; do
-		rm "$SRP_TPG/acls/$_a/lun_0/lun_0" && rmdir "$SRP_TPG/acls/$_a/lun_0" &&
-			rmdir "$SRP_TPG/acls/$_a" || return 1
-	done
+	_a=$SRP_TPG/acls/$VM_IP
+	rm "$_a/lun_0/lun_0" && rmdir "$_a/lun_0" && rmdir "$_a" || return 1
 	rm "$SRP_TPG/lun/lun_0/r0" && rmdir "$SRP_TPG/lun/lun_0" && rmdir "$SRP_TPG" &&
 		rmdir "${SRP_TPG%/tpgt_1}"
 }
@@ -72,6 +69,8 @@ srp_target() {
 	check configfs_mounted sh -c "mount -t configfs none $CFS 2>/dev/null || grep -q ' $CFS configfs' /proc/mounts"
 	check ib_srpt_loads modprobe ib_srpt srpt_service_guid=0x$SRP_GUID
 	check ib_srpt_on_rdma_cm test -e /sys/module/rdma_cm/holders/ib_srpt
+	# LIO makes a fabric's configfs group on its first mkdir
+	check srpt_fabric mkdir -p $CFS/target/srpt
 	SRP_TPG=$CFS/target/srpt/$(_srp_tport)/tpgt_1
 	check ramdisk_16mib sh -c "mkdir -p $CFS/target/core/rd_mcp_0/r0 && echo rd_pages=4096 >$CFS/target/core/rd_mcp_0/r0/control && echo 1 >$CFS/target/core/rd_mcp_0/r0/enable"
 	check target_port _srp_port_make
@@ -81,8 +80,10 @@ srp_target() {
 	# the initiator logs in, writes, reads, logs out and in again
 	check initiator_asks_restart timeout 240 nc -l -p $SRP_RESTART
 	check two_logins _srp_logins 2
-	note session "$(for _a in $VM_PEER $VM_IP; do echo "acl $_a: $(cat $SRP_TPG/acls/$_a/info 2>&1 | head -3 | tr '\n' ' ')"; done)"
 	check port_removed _srp_port_remove
+	# disabling the port closed the initiator's channel (ib_srpt's DREQ)
+	check channel_closed dmesg_has "Closing channel $VM_IP-[0-9]* because target .* has been disabled"
+	note channel "$(dmesg | grep 'Closing channel')"
 	check port_made_again _srp_port_make
 	check tell_initiator_restarted wait_for "echo back | nc $VM_PEER $SRP_RESTARTED" 30
 	check initiator_done timeout 240 nc -l -p $SRP_DONE
@@ -92,6 +93,8 @@ srp_target() {
 	check port_removed_at_end _srp_port_remove
 	check rdma_cm_port_off sh -c "echo 0 >$CFS/target/srpt/discovery_auth/rdma_cm_port"
 	check ramdisk_removed rmdir $CFS/target/core/rd_mcp_0/r0
+	# the fabric's configfs group holds ib_srpt
+	check srpt_fabric_removed rmdir $CFS/target/srpt
 	check ib_srpt_unloads wait_for "rmmod ib_srpt" 20
 }
 
@@ -166,14 +169,15 @@ srp_initiator() {
 	check ask_target_restart wait_for "echo restart | nc $VM_PEER $SRP_RESTART" 30
 	check target_disconnected wait_for "dmesg_has 'received DREQ'" 60
 	check target_restarted timeout 120 nc -l -p $SRP_RESTARTED
-	check reconnected wait_for "dmesg_has 'reconnect succeeded'" 120
+	check reconnected wait_for "dmesg_has 'ib_srp: reconnect succeeded'" 120
+	_reconnects=$(dmesg | grep -c 'ib_srp: reconnect succeeded')
 	check session_up_after_restart wait_for _srp_session_up 60
 	note reconnect "$(dmesg | grep -E 'ib_srp|scsi host' | tail -n 8)"
 	check readback_3_matches _srp_readback
 	# and new data after the reconnect: 1 MiB at 8 MiB
 	check write_1mib_at_8mib dd if=/tmp/pattern of=/dev/$_d bs=64k count=16 seek=128 oflag=direct
 	check read_1mib_at_8mib sh -c "dd if=/dev/$_d of=/tmp/readback2 bs=64k count=16 skip=128 iflag=direct && head -c 1048576 /tmp/pattern | cmp - /tmp/readback2 && echo 1048576 >>$SRP_BYTES"
-	kmsg "    # srp initiator: $(awk '{ n += $1 } END { print n + 0 }' $SRP_BYTES 2>/dev/null) bytes read back and compared, 3 sessions (login, login again, reconnect), $(dmesg | grep -c 'reconnect succeeded') reconnects"
+	kmsg "    # srp initiator: $(awk '{ n += $1 } END { print n + 0 }' $SRP_BYTES 2>/dev/null) bytes read back and compared, 3 sessions (login, login again, reconnect), $_reconnects reconnect(s)"
 	check logout_at_end sh -c "echo 1 >$(_srp_rport)/delete"
 	check disk_gone_at_end wait_for "! _srp_disk" 30
 	check tell_target_done wait_for "echo done | nc $VM_PEER $SRP_DONE" 30
