@@ -66,7 +66,7 @@ _nfs_cmp() {
 _nfs_bytes() { awk '{ n += $1 } END { print n + 0 }' $NFS_BYTES 2>/dev/null; }
 
 _nfsd_start() {
-	rpc.nfsd -N 2 -N 3 4 && echo "rdma $NFS_PORT" >/proc/fs/nfsd/portlist
+	rpc.nfsd -N 3 4 && echo "rdma $NFS_PORT" >/proc/fs/nfsd/portlist
 }
 
 nfs_server() {

@@ -92,10 +92,11 @@ srp_target() {
 	check_not no_rejected_logins_on_port dmesg_has "invalid target port identifier"
 	check port_removed_at_end _srp_port_remove
 	check rdma_cm_port_off sh -c "echo 0 >$CFS/target/srpt/discovery_auth/rdma_cm_port"
-	check ramdisk_removed rmdir $CFS/target/core/rd_mcp_0/r0
+	check ramdisk_removed sh -c "rmdir $CFS/target/core/rd_mcp_0/r0 && rmdir $CFS/target/core/rd_mcp_0"
 	# the fabric's configfs group holds ib_srpt
 	check srpt_fabric_removed rmdir $CFS/target/srpt
 	check ib_srpt_unloads wait_for "rmmod ib_srpt" 20
+	check target_core_unloads rmmod target_core_mod
 }
 
 # _srp_disk: the SCSI disk ib_srp brought (the only one in these guests)
