@@ -62,11 +62,13 @@ gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/rocetos" \
 gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/ecetest" \
 	"$PDCM_TOP/tests/wire/ecetest.c" -lrdmacm
 tools+=("$R/usr/bin/ecetest")
-# NFS over RDMA (ibcm_nfs_*): nfs-utils' server and mount tools, fetched
-# and unpacked, not installed on the host (scripts/ulp-tools.sh); ldd
-# finds the one library the host lacks (libwrap) in the same tree.
+# NFS over RDMA and iSER (ibcm_nfs_*, ibcm_iser_*): nfs-utils' server and
+# mount tools, open-iscsi's iscsid and iscsiadm, fetched and unpacked, not
+# installed on the host (scripts/ulp-tools.sh); ldd finds the libraries
+# the host lacks in the same tree.
 ulp=$("$PDCM_TOP/scripts/ulp-tools.sh")/root
-for t in sbin/mount.nfs usr/sbin/rpc.nfsd usr/sbin/rpc.mountd usr/sbin/exportfs; do
+for t in sbin/mount.nfs usr/sbin/rpc.nfsd usr/sbin/rpc.mountd usr/sbin/exportfs \
+	 sbin/iscsid sbin/iscsiadm; do
 	cp "$ulp/$t" "$R/usr/sbin/"
 	tools+=("$ulp/$t")
 done
@@ -102,7 +104,7 @@ stock)
 	[ -f "$mroot/modules.dep" ] || depmod -b "$kdir/root" "$kver"
 	for m in crc32_generic virtio_pci virtio_net rdma_rxe ib_core ib_uverbs \
 		 ib_umad ib_cm iw_cm rdma_cm rdma_ucm nvme_rdma nvmet_rdma \
-		 ib_ipoib ib_srp ib_srpt sd_mod nfsd nfsv4 rpcrdma; do
+		 ib_ipoib ib_srp ib_srpt sd_mod nfsd nfsv4 rpcrdma ib_isert ib_iser; do
 		modprobe -d "$kdir/root" -S "$kver" --show-depends "$m" |
 			awk '$1 == "insmod" {print $2}'
 	done | sort -u | while read -r ko; do

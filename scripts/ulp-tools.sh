@@ -9,12 +9,15 @@
 #   nfs-common          mount.nfs, umount.nfs
 #   nfs-kernel-server   rpc.nfsd, rpc.mountd, exportfs
 #   libwrap0            rpc.mountd's only library the host lacks
+#   open-iscsi          iscsid, iscsiadm (iSER); its postinst starts
+#                       iscsid, which loads iscsi_tcp into the host's kernel
+#   libisns0 libopeniscsiusr   their libraries the host lacks
 # Prints the cache directory; its root/ has the packages' files, which
 # initramfs.sh copies into the guest with their libraries.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-pkgs=(nfs-common nfs-kernel-server libwrap0)
+pkgs=(nfs-common nfs-kernel-server libwrap0 open-iscsi libisns0 libopeniscsiusr)
 key=
 for p in "${pkgs[@]}"; do
 	v=$(apt-cache policy "$p" | awk '/Candidate:/{print $2}')
