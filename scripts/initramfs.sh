@@ -104,7 +104,8 @@ stock)
 	[ -f "$mroot/modules.dep" ] || depmod -b "$kdir/root" "$kver"
 	for m in crc32_generic virtio_pci virtio_net rdma_rxe ib_core ib_uverbs \
 		 ib_umad ib_cm iw_cm rdma_cm rdma_ucm nvme_rdma nvmet_rdma \
-		 ib_ipoib ib_srp ib_srpt sd_mod nfsd nfsv4 rpcrdma ib_isert ib_iser; do
+		 ib_ipoib ib_srp ib_srpt sd_mod nfsd nfsv4 rpcrdma ib_isert ib_iser \
+		 crc32c_generic; do
 		modprobe -d "$kdir/root" -S "$kver" --show-depends "$m" |
 			awk '$1 == "insmod" {print $2}'
 	done | sort -u | while read -r ko; do
