@@ -9,7 +9,7 @@
 #
 #   srp_target      ib_srpt with a fixed service GUID, a 16 MiB ramdisk
 #                   (rd_mcp), this guest's port (by its GUID) with one
-#                   LUN and ACLs, rdma_cm on port 5555; then, when the
+#                   LUN and its ACL, rdma_cm on port 5555; then, when the
 #                   initiator asks, the port removed and made again (its
 #                   channels disconnected: DREQ) while the initiator stays;
 #                   then, when the initiator is done, everything removed
