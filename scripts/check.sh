@@ -746,6 +746,18 @@ ibcm_vm() {
 		"ibcm_vlan_peer|ibcm_vlan_pdcm|240")
 	PAIR_PREFIX=$p VM_MEM=768 pair_group "$k" "$i" ibcm_group_peer ibcm_group_pdcm "${specs[@]}"
 	[ -z "$p" ] || return 0
+	# more of Debian's ULPs over rdma_cm (issue 33), the drop-in on the
+	# server side, then on the client side: SRP over RoCE (ib_srpt, LIO
+	# through configfs; ib_srp add_target dest=IP:PORT), NFS over RDMA
+	# (nfsd's RDMA port 20049, NFSv4.1 mount -o rdma), iSER (LIO's
+	# ib_isert through configfs, open-iscsi's iscsiadm -I iser)
+	VM_MEM=768 pair_group "$k" "$i" ibcm_ulp_peer ibcm_ulp_pdcm \
+		"ibcm_srp_ini_peer|ibcm_srp_tgt_pdcm|300" \
+		"ibcm_srp_tgt_peer|ibcm_srp_ini_pdcm|300" \
+		"ibcm_nfs_cli_peer|ibcm_nfs_srv_pdcm|300" \
+		"ibcm_nfs_srv_peer|ibcm_nfs_cli_pdcm|300" \
+		"ibcm_iser_ini_peer|ibcm_iser_tgt_pdcm|300" \
+		"ibcm_iser_tgt_peer|ibcm_iser_ini_pdcm|300"
 	# two drop-in guests (its A side is pdcm too)
 	PAIR_PREFIX=pp_ VM_MEM=512 pairs "$k" "$i" "ibcm_pdcm_a|ibcm_pdcm|300"
 	# (the KUnit kernel's drop-in guest, B of kunit_pairs_*, is not on the

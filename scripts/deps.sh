@@ -37,6 +37,11 @@ pkgs=(
 	python3-docutils	# make docs: rst2html, errors and warnings fail the build
 	libibumad-dev		# tests/hostile: the hostile CM peer is built against libibumad
 	librdmacm-dev		# tests/bench: cmdemux, the rdma_cm side of the dispatch benchmark
+	# (nfs-common, nfs-kernel-server, open-iscsi and the libraries the
+	# host lacks: the NFS over RDMA and iSER guests' tools, fetched and
+	# unpacked by scripts/ulp-tools.sh, never installed here: their
+	# postinsts start nfsd and iscsid, which load modules into the host's
+	# kernel)
 )
 
 missing=()

@@ -62,6 +62,20 @@ gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/rocetos" \
 gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/ecetest" \
 	"$PDCM_TOP/tests/wire/ecetest.c" -lrdmacm
 tools+=("$R/usr/bin/ecetest")
+# NFS over RDMA and iSER (ibcm_nfs_*, ibcm_iser_*): nfs-utils' server and
+# mount tools, open-iscsi's iscsid and iscsiadm, fetched and unpacked, not
+# installed on the host (scripts/ulp-tools.sh); ldd finds the libraries
+# the host lacks in the same tree.
+ulp=$("$PDCM_TOP/scripts/ulp-tools.sh")/root
+for t in sbin/mount.nfs usr/sbin/rpc.nfsd usr/sbin/rpc.mountd usr/sbin/exportfs \
+	 sbin/iscsid sbin/iscsiadm; do
+	cp "$ulp/$t" "$R/usr/sbin/"
+	tools+=("$ulp/$t")
+done
+for a in mount.nfs4 umount.nfs umount.nfs4; do ln -s mount.nfs "$R/usr/sbin/$a"; done
+cp /etc/netconfig /etc/protocols /etc/services "$R/etc/"
+mkdir -p "$R/var/lib/nfs"
+export LD_LIBRARY_PATH=$ulp/usr/lib/x86_64-linux-gnu
 for l in $(ldd "${tools[@]}" "$prov" 2>/dev/null |
 	   awk '/=>/ && $3 ~ /^\// {print $3} /^\t\/lib64/ {print $1}' | sort -u); do
 	case $l in
@@ -69,6 +83,7 @@ for l in $(ldd "${tools[@]}" "$prov" 2>/dev/null |
 	*) cp -L "$l" "$R/usr/lib/x86_64-linux-gnu/" ;;
 	esac
 done
+unset LD_LIBRARY_PATH
 # glibc dlopen()s libgcc_s for pthread_exit; ldd does not list it.
 cp -L /usr/lib/x86_64-linux-gnu/libgcc_s.so.1 "$R/usr/lib/x86_64-linux-gnu/"
 
@@ -89,7 +104,8 @@ stock)
 	[ -f "$mroot/modules.dep" ] || depmod -b "$kdir/root" "$kver"
 	for m in crc32_generic virtio_pci virtio_net rdma_rxe ib_core ib_uverbs \
 		 ib_umad ib_cm iw_cm rdma_cm rdma_ucm nvme_rdma nvmet_rdma \
-		 ib_ipoib ib_srp ib_srpt 8021q; do
+		 ib_ipoib ib_srp ib_srpt 8021q sd_mod nfsd nfsv4 rpcrdma ib_isert \
+		 ib_iser crc32c_generic; do
 		# (7.x has no crc32_generic: rxe calls the crc32 library)
 		{ modprobe -d "$kdir/root" -S "$kver" --show-depends "$m" 2>/dev/null || true; } |
 			awk '$1 == "insmod" {print $2}'
