@@ -62,9 +62,11 @@ MODULE_PARM_DESC(early_mra_pct,
  * never answered, as a flood of REQs leaves them -- would refuse every new
  * REQ until their REPs ran out of retries (minutes).  As TCP does with a
  * full SYN queue, a new REQ then evicts the oldest of them whose REP has
- * gone unanswered this long (pdcm_halfopen_evict(); 0: never).
+ * gone unanswered this long (pdcm_halfopen_evict(); 0: never).  500 ms:
+ * an RTU answers a REP within a round trip, and a client that retries its
+ * REQ after a flood is let in within about that plus its retry interval.
  */
-unsigned int pdcm_halfopen_evict_ms = 1000;
+unsigned int pdcm_halfopen_evict_ms = 500;
 EXPORT_SYMBOL_IF_KUNIT(pdcm_halfopen_evict_ms);
 
 static int pdcm_set_halfopen_evict_ms(const char *val,
@@ -82,7 +84,7 @@ module_param_cb(halfopen_evict_ms, &pdcm_halfopen_evict_ms_ops,
 		&pdcm_halfopen_evict_ms, 0644);
 __MODULE_PARM_TYPE(halfopen_evict_ms, "uint");
 MODULE_PARM_DESC(halfopen_evict_ms,
-		 "A REQ to a listen whose backlog is full evicts the oldest half-open connection whose REP has gone unanswered this long, 0..600000 ms (default 1000; 0: never, the REQ is dropped)");
+		 "A REQ to a listen whose backlog is full evicts the oldest half-open connection whose REP has gone unanswered this long, 0..600000 ms (default 500; 0: never, the REQ is dropped)");
 
 /* A REP of a listen under pressure (3/4 of its backlog taken) is tried this often at most. */
 #define PDCM_REP_RETRIES_PRESSED	2
