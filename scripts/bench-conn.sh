@@ -21,6 +21,10 @@
 #   BENCH_PAIR_N="1000 5000"        its connection counts
 #   BENCH_PROFILE=1                 instead: perf's profile of one cmtime
 #                                   run of the first N on each CM
+#   BENCH_LINE=6.1                  the kernel line whose stock kernel the
+#                                   guests boot (6.1, 6.12 or 7.3: its own
+#                                   ib_cm, rdma_cm and rxe against the
+#                                   drop-in built for it)
 #   BENCH_SCALE=N                   instead: N connections held at once
 #                                   pdcm-to-pdcm (test ULP), memory per
 #                                   connection, teardown and timewait
@@ -40,14 +44,17 @@ BENCH_PAIR_N=${BENCH_PAIR_N:-1000 5000}
 BENCH_PAIR_ROUNDS=${BENCH_PAIR_ROUNDS:-$BENCH_ROUNDS}
 BENCH_ONE=${BENCH_ONE:-1}
 
+BENCH_LINE=${BENCH_LINE:-6.1}
+
 scripts/deps.sh
-stock=$(scripts/stock-kernel.sh)
+stock=$(scripts/stock-kernel.sh "$BENCH_LINE")
+kdir=$(stock_kdir "$BENCH_LINE")
 kver=$(cat "$stock/kver")
 dir=$PDCM_TOP/build/bench-conn
-pdcm_build bench-conn "/usr/src/linux-headers-$kver" build/logs/bench-conn-build.log \
+pdcm_build bench-conn "$kdir" build/logs/bench-conn-build.log \
 	CONFIG_IB_PDCM=m CONFIG_IB_PDCM_IBCM=m CONFIG_IB_PDCM_TEST_ULP=m ||
 	{ cat build/logs/bench-conn-build.log; die "build failed"; }
-scripts/ibcm-crc.sh "$dir/Module.symvers" "/usr/src/linux-headers-$kver" >/dev/null ||
+scripts/ibcm-crc.sh "$dir/Module.symvers" "$kdir" >/dev/null ||
 	die "the ib_cm drop-in's CRCs do not match $kver's ib_cm (scripts/ibcm-crc.sh)"
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
 	PDCM_INITRAMFS_TOOLS=perf scripts/initramfs.sh stock "$stock" "$dir" build/bench-prof.cpio.gz
