@@ -230,15 +230,6 @@ declare -A OUTSIDE_CHECK=(
 	[bench]="make bench" [bench_conn_prof]="make bench-conn"
 	[bench_conn_client]="make bench-conn" [bench_conn_server]="make bench-conn"
 )
-# the ULP pair of issue 33 runs with PDCM_ULPS=1 only, for now (below)
-if [ "${PDCM_ULPS:-0}" != 1 ]; then
-	for _s in ibcm_srp_ini_peer ibcm_srp_tgt_pdcm ibcm_srp_tgt_peer \
-		  ibcm_srp_ini_pdcm ibcm_nfs_cli_peer ibcm_nfs_srv_pdcm \
-		  ibcm_nfs_srv_peer ibcm_nfs_cli_pdcm ibcm_iser_ini_peer \
-		  ibcm_iser_tgt_pdcm ibcm_iser_tgt_peer ibcm_iser_ini_pdcm; do
-		OUTSIDE_CHECK[$_s]="PDCM_ULPS=1 make check"
-	done
-fi
 declare -A BOOTED=()
 
 # check_booted: in a whole run (every kernel line, no VM_ONLY), the case
@@ -760,11 +751,6 @@ ibcm_vm() {
 	# through configfs; ib_srp add_target dest=IP:PORT), NFS over RDMA
 	# (nfsd's RDMA port 20049, NFSv4.1 mount -o rdma), iSER (LIO's
 	# ib_isert through configfs, open-iscsi's iscsiadm -I iser)
-	# Opt-in (PDCM_ULPS=1) until it is steady: in one full run of the
-	# evening the SRP target's restart step failed (its logins rejected
-	# by ib_srpt, reason 0) and the NFS mount that followed timed out,
-	# after two runs of the pair alone and one full run had passed
-	[ "${PDCM_ULPS:-0}" = 1 ] &&
 	VM_MEM=768 pair_group "$k" "$i" ibcm_ulp_peer ibcm_ulp_pdcm \
 		"ibcm_srp_ini_peer|ibcm_srp_tgt_pdcm|300" \
 		"ibcm_srp_tgt_peer|ibcm_srp_ini_pdcm|300" \
