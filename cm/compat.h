@@ -25,6 +25,13 @@
  *    alloc_workqueue() about one that is neither WQ_PERCPU nor
  *    WQ_UNBOUND.  PDCM_WQ_PERCPU is WQ_PERCPU from 6.17, else 0 (per-CPU
  *    is what a workqueue without WQ_UNBOUND is there).
+ *  - The MAD layer has flow control for solicited MADs from 6.17: it holds
+ *    back a CM-class agent's timed sends past recv_queue_size/4
+ *    outstanding until earlier ones end, and it accepts timed sends from
+ *    an agent without a receive handler, which it refused before (-EINVAL
+ *    from ib_post_send_mad()).  PDCM_MAD_REP_AGENT is 1 from 6.17: REPs
+ *    then leave through a send-only agent of their own (struct pdcm_port's
+ *    @rep_agent), as the in-tree CM's do; 0 before.
  */
 #ifndef _PDCM_COMPAT_H
 #define _PDCM_COMPAT_H
@@ -57,8 +64,10 @@
 
 #if KERNEL_VERSION(6, 17, 0) <= LINUX_VERSION_CODE
 #define PDCM_WQ_PERCPU	WQ_PERCPU
+#define PDCM_MAD_REP_AGENT	1
 #else
 #define PDCM_WQ_PERCPU	0
+#define PDCM_MAD_REP_AGENT	0
 #endif
 
 #endif /* _PDCM_COMPAT_H */

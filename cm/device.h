@@ -75,7 +75,15 @@ static inline void pdcm_count(atomic_long_t *per_attr, u16 attr_id)
  * @agent: the GSI MAD agent owning the CM class on this port, or NULL if
  *	registration was refused (typically: the in-tree ib_cm owns it) or
  *	the device is going away; read under @agent_lock by senders
- * @agent_lock: keeps @agent alive while a MAD is built and posted
+ * @rep_agent: a send-only agent of the same GSI QP for REPs, or NULL
+ *	(always before 6.17: compat.h PDCM_MAD_REP_AGENT).  From 6.17 the MAD
+ *	layer holds back a CM agent's retried sends past recv_queue_size/4
+ *	outstanding until earlier ones end, and REPs queued behind our own
+ *	waiting REQs would stall both ends (the REQs wait for REPs); a
+ *	send-only agent has no such limit.  Set and cleared with @agent,
+ *	under @agent_lock
+ * @agent_lock: keeps @agent and @rep_agent alive while a MAD is built and
+ *	posted
  * @pd: the GSI QP's PD, for address handles; ib_mad frees it only after
  *	our remove() returned
  * @reg_err: the errno of a refused registration, 0 when @agent is set
@@ -88,6 +96,7 @@ struct pdcm_port {
 	struct pdcm_device *dev;
 	u32 port_num;
 	struct ib_mad_agent *agent;
+	struct ib_mad_agent *rep_agent;
 	rwlock_t agent_lock;	/* see @agent_lock above */
 	struct ib_pd *pd;
 	int reg_err;

@@ -22,6 +22,7 @@
 #include <rdma/pdcm.h>
 
 #include "cm.h"
+#include "compat.h"
 #include "device.h"
 #include "fault.h"
 #include "listen.h"
@@ -106,6 +107,7 @@ out:
 }
 
 static struct ib_mad_send_buf *pdcm_mad_alloc(struct pdcm_port *port,
+					      struct ib_mad_agent *agent,
 					      u32 remote_qpn, u16 pkey_index,
 					      const struct pdcm_msg *msg)
 {
@@ -115,7 +117,7 @@ static struct ib_mad_send_buf *pdcm_mad_alloc(struct pdcm_port *port,
 	lockdep_assert_held_read(&port->agent_lock);
 	if (pdcm_fail())
 		return ERR_PTR(-ENOMEM);
-	buf = ib_create_send_mad(port->agent, remote_qpn, pkey_index, 0,
+	buf = ib_create_send_mad(agent, remote_qpn, pkey_index, 0,
 				 IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA, GFP_ATOMIC,
 				 IB_MGMT_BASE_VERSION);
 	if (IS_ERR(buf))
@@ -165,7 +167,10 @@ static int pdcm_mad_send(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 		ret = PTR_ERR(ah);
 		goto out;
 	}
-	buf = pdcm_mad_alloc(port, pdcm_cm_qpn(conn), conn->pkey_index, msg);
+	/* REPs through the send-only agent: never held back (@rep_agent) */
+	buf = pdcm_mad_alloc(port, msg->hdr.attr_id == PDCM_ATTR_REP &&
+			     port->rep_agent ? port->rep_agent : port->agent,
+			     pdcm_cm_qpn(conn), conn->pkey_index, msg);
 	if (IS_ERR(buf)) {
 		rdma_destroy_ah(ah, 0);
 		ret = PTR_ERR(buf);
@@ -238,7 +243,8 @@ static int pdcm_mad_reply(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 		return PTR_ERR(ah);
 	read_lock_irqsave(&port->agent_lock, flags);
 	/* to QP1, as ib_cm answers: a redirect is the active side's to follow */
-	buf = port->agent ? pdcm_mad_alloc(port, 1, rx->wc.pkey_index, msg) :
+	buf = port->agent ? pdcm_mad_alloc(port, port->agent, 1,
+					   rx->wc.pkey_index, msg) :
 	      ERR_PTR(-ENODEV);
 	if (IS_ERR(buf)) {
 		ret = PTR_ERR(buf);
@@ -379,7 +385,7 @@ int pdcm_mad_register(struct pdcm_port *port)
 		.mgmt_class_version = PDCM_CLASS_VERSION,
 	};
 	struct ib_device *ibdev = port->dev->ibdev;
-	struct ib_mad_agent *agent;
+	struct ib_mad_agent *agent, *rep_agent;
 	int ret;
 
 	lockdep_assert_held(&pdcm_devices_mutex);
@@ -393,8 +399,25 @@ int pdcm_mad_register(struct pdcm_port *port)
 		return port->reg_err;
 	}
 	port->pd = agent->qp->pd;
+	/*
+	 * Only where the MAD layer has flow control, which also lets a
+	 * send-only agent retry (compat.h); without it REPs share the
+	 * agent's limit (@rep_agent)
+	 */
+	rep_agent = NULL;
+	if (PDCM_MAD_REP_AGENT)
+		rep_agent = ib_register_mad_agent(ibdev, port->port_num,
+						  IB_QPT_GSI, NULL, 0,
+						  pdcm_mad_send_handler, NULL,
+						  port, 0);
+	if (IS_ERR(rep_agent)) {
+		dev_warn(&ibdev->dev, "pdcm: port %u: no send-only agent for REPs: %ld\n",
+			 port->port_num, PTR_ERR(rep_agent));
+		rep_agent = NULL;
+	}
 	write_lock_irq(&port->agent_lock);
 	port->agent = agent;
+	port->rep_agent = rep_agent;
 	write_unlock_irq(&port->agent_lock);
 	port->reg_err = 0;
 
@@ -416,17 +439,21 @@ int pdcm_mad_register(struct pdcm_port *port)
 void pdcm_mad_unregister(struct pdcm_port *port)
 {
 	struct ib_port_modify modify = { .clr_port_cap_mask = IB_PORT_CM_SUP };
-	struct ib_mad_agent *agent;
+	struct ib_mad_agent *agent, *rep_agent;
 
 	lockdep_assert_held(&pdcm_devices_mutex);
 	/* first out of reach of senders, then freed */
 	write_lock_irq(&port->agent_lock);
 	agent = port->agent;
+	rep_agent = port->rep_agent;
 	port->agent = NULL;
+	port->rep_agent = NULL;
 	write_unlock_irq(&port->agent_lock);
 	if (!agent)
 		return;
 	ib_modify_port(port->dev->ibdev, port->port_num, 0, &modify);
-	/* waits for the handlers and completes every MAD still in flight */
+	/* each waits for its handlers and completes its MADs in flight */
+	if (rep_agent)
+		ib_unregister_mad_agent(rep_agent);
 	ib_unregister_mad_agent(agent);
 }
