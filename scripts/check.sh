@@ -229,6 +229,7 @@ queue_job() {
 declare -A OUTSIDE_CHECK=(
 	[bench]="make bench" [bench_conn_prof]="make bench-conn"
 	[bench_conn_client]="make bench-conn" [bench_conn_server]="make bench-conn"
+	[bench_storm_host]="make bench-storm" [bench_storm_target]="make bench-storm"
 )
 declare -A BOOTED=()
 

@@ -4,8 +4,9 @@
 #
 #   vm_run LOG KERNEL INITRD TIMEOUT "WORDS" [qemu args...]
 #
-# One guest under TCG (KVM does not work on the build machines), one vCPU,
-# console on a file, no reboot, and a hard `timeout` so a hung guest ends.
+# One guest under TCG (KVM does not work on the build machines), one vCPU
+# (VM_SMP=N: N), console on a file, no reboot, and a hard `timeout` so a
+# hung guest ends.
 # WORDS are appended to the kernel command line (pdcmvm.scenario=..., ...).
 # no_timer_check: on a starved host the kernel's IO-APIC timer check can
 # fail and panic the guest at boot ("IO-APIC + timer doesn't work!", seen
@@ -36,7 +37,7 @@ vm_run() {
 	shift 5
 	local nic=(-device "virtio-net-pci,mac=52:54:00:00:00:01,speed=10000,duplex=full")
 	[ $# -gt 0 ] && nic=("$@")
-	timeout --kill-after=5 "$tmo" qemu-system-x86_64 -accel tcg -m "$VM_MEM" -smp 1 \
+	timeout --kill-after=5 "$tmo" qemu-system-x86_64 -accel tcg -m "$VM_MEM" -smp "${VM_SMP:-1}" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial "file:$log" -kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic printk.devkmsg=on no_timer_check${VM_TSC_KHZ:+ tsc_early_khz=$VM_TSC_KHZ} $words" \
