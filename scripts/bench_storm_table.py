@@ -15,6 +15,7 @@ import statistics
 import sys
 
 LINE = re.compile(r"bench_storm: (.*)$")
+DROPS = re.compile(r"bench_conn_drops: cm=(\S+) round=(\S+) n=(\S+) (.*)$")
 NAMES = {"stock": "ib_cm", "pdcm": "pdcm (drop-in)"}
 # (label, side, key): the rows of each phase
 ROWS = {
@@ -120,6 +121,22 @@ def table(runs, phase):
     return out
 
 
+def drops(paths):
+    """pdcm's drops (its pdcm_drop tracepoint) per phase, side and round"""
+    out = []
+    for path in paths:
+        with open(path, errors="replace") as f:
+            for line in f:
+                m = DROPS.search(line)
+                if m:
+                    what = m.group(4).strip() or "none"
+                    out.append(f"  {m.group(1):<6} round {m.group(2)}  "
+                               f"{m.group(3):<12} {what}")
+    if not out:
+        return []
+    return ["pdcm's drops by message and reason (pdcm_drop tracepoint):"] + out
+
+
 def main(argv):
     if len(argv) < 2:
         sys.exit(__doc__)
@@ -127,6 +144,7 @@ def main(argv):
     lines = table(runs, "nvme") + table(runs, "m2o")
     if not lines:
         sys.exit("bench_storm_table.py: no bench_storm lines")
+    lines += drops(argv[1:])
     print("\n".join(lines))
 
 

@@ -21,6 +21,8 @@
 #   the last client has connected all of its C, the clients that failed,
 #   and each side's CM counters.
 #
+# What pdcm dropped in each phase, by message and reason, is a
+# "bench_conn_drops: ... n=PHASE_SIDE ..." line (bench_conn_lib.sh).
 # Each result is a console line "bench_storm: side=... cm=... round=...
 # phase=nvme|m2o key=value ..." that scripts/bench_storm_table.py reads.
 # Kernel command line words: pdcmvm.storm_k, storm_q, storm_p, storm_c,
@@ -126,6 +128,7 @@ bs_stats() {
 # bs_nvme_storm R CM (host): K connects at once, then disconnect-all
 bs_nvme_storm() {
 	_c0=$(bc_counters)
+	bc_drops_start
 	_qa=$(bs_queue_args)
 	rm -f /tmp/storm.*
 	_bs_t0=$(bs_ms)
@@ -143,6 +146,7 @@ bs_nvme_storm() {
 	nvme disconnect-all >/dev/null 2>&1
 	wait_for "! ls /sys/class/nvme/ | grep -q nvme" 120
 	_t3=$(bs_ms)
+	bc_drops_end "$2" "$1" nvme_host
 	kmsg "bench_storm: side=host cm=$2 round=$1 phase=nvme k=$BS_K q=$BS_Q queue_args=$(echo $_qa | tr ' ' _) connections=$((BS_K * (BS_Q + 1))) $_st full=$_full disconnect_ms=$((_t3 - _t2)) $(bc_delta "$_c0" "$(bc_counters)")"
 	echo "$_st" | grep -q " failed=0" && [ "$_full" -eq "$BS_K" ] && return 0
 	for _f in /tmp/storm.*.out; do
@@ -154,6 +158,7 @@ bs_nvme_storm() {
 # bs_m2o R CM (host): P cmtime clients at once, C connections each
 bs_m2o() {
 	_c0=$(bc_counters)
+	bc_drops_start
 	rm -f /tmp/m2o.*
 	_bs_t0=$(bs_ms)
 	_p=1
@@ -171,6 +176,7 @@ bs_m2o() {
 	# the slowest client's connect step (cmtime: all its C connected)
 	_cm=$(for _f in /tmp/m2o.*.out; do bc_steps "$_f" | tr ' ' '\n' | sed -n 's/^connect=//p'; done |
 		sort -n | tail -n 1)
+	bc_drops_end "$2" "$1" m2o_host
 	kmsg "bench_storm: side=host cm=$2 round=$1 phase=m2o p=$BS_P c=$BS_C connections=$((BS_P * BS_C)) $_st connect_max_ms=${_cm:-0} $(bc_delta "$_c0" "$(bc_counters)")"
 	echo "$_st" | grep -q " failed=0" && return 0
 	for _f in /tmp/m2o.*.out; do

@@ -15,7 +15,9 @@ bs_slot() {
 	_c0=$(bc_counters)
 	check "r$1_$2_subsystems_up" bs_target_up
 	check "r$1_$2_host_go" timeout 900 nc -l -p $BS_READY
+	bc_drops_start
 	check "r$1_$2_host_done" timeout 3600 nc -l -p $BS_DONE
+	bc_drops_end "$2" "$1" nvme_target
 	kmsg "bench_storm: side=target cm=$2 round=$1 phase=nvme controllers=$(dmesg | grep -c "nvm controller [0-9]* for subsystem $BS_NQN") $(bc_delta "$_c0" "$(bc_counters)")"
 	check "r$1_$2_subsystems_down" bs_target_down
 	dmesg -c >/dev/null
@@ -23,8 +25,10 @@ bs_slot() {
 	# the host's go comes after its warm-up, which is not counted
 	check "r$1_$2_m2o_go" timeout 900 nc -l -p $BS_M2O_READY
 	_c0=$(bc_counters)
+	bc_drops_start
 	check "r$1_$2_m2o_done" timeout 3600 nc -l -p $BS_M2O_DONE
 	bc_server_stop
+	bc_drops_end "$2" "$1" m2o_target
 	kmsg "bench_storm: side=target cm=$2 round=$1 phase=m2o $(bc_delta "$_c0" "$(bc_counters)")"
 }
 bc_rounds bs_slot
