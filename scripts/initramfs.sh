@@ -56,12 +56,14 @@ tools+=("$R/usr/bin/cmdemux")
 gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/failnth" \
 	"$PDCM_TOP/tests/faults/failnth.c"
 # The ibcm scenarios' probes of the wire (tests/wire): RoCE traffic
-# classes, and ECE through rdma_cm.
+# classes, ECE through rdma_cm, and RDS over rds_rdma.
 gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/rocetos" \
 	"$PDCM_TOP/tests/wire/rocetos.c"
 gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/ecetest" \
 	"$PDCM_TOP/tests/wire/ecetest.c" -lrdmacm
 tools+=("$R/usr/bin/ecetest")
+gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/rdsecho" \
+	"$PDCM_TOP/tests/wire/rdsecho.c"
 # NFS over RDMA and iSER (ibcm_nfs_*, ibcm_iser_*): nfs-utils' server and
 # mount tools, open-iscsi's iscsid and iscsiadm, fetched and unpacked, not
 # installed on the host (scripts/ulp-tools.sh); ldd finds the libraries
@@ -105,7 +107,7 @@ stock)
 	for m in crc32_generic virtio_pci virtio_net rdma_rxe ib_core ib_uverbs \
 		 ib_umad ib_cm iw_cm rdma_cm rdma_ucm nvme_rdma nvmet_rdma \
 		 ib_ipoib ib_srp ib_srpt 8021q sd_mod nfsd nfsv4 rpcrdma ib_isert \
-		 ib_iser crc32c_generic; do
+		 ib_iser crc32c_generic rds_rdma; do
 		# (7.x has no crc32_generic: rxe calls the crc32 library)
 		{ modprobe -d "$kdir/root" -S "$kver" --show-depends "$m" 2>/dev/null || true; } |
 			awk '$1 == "insmod" {print $2}'

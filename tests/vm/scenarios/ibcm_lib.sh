@@ -64,6 +64,7 @@ _server_cmd() {
 	cmtime) echo "cmtime -b $VM_IP -c 10" ;;
 	ucmatose_tos) echo "ucmatose -b $VM_IP -c 1 -C 10 -S 1000" ;;
 	ecetest) echo "ecetest -s $VM_IP" ;;
+	rdsecho) echo "rds_run -s $VM_IP -n 100" ;;
 	esac
 }
 
@@ -88,6 +89,7 @@ _client_cmd() {
 	cmtime) echo "cmtime_ok -s $2 -c 10" ;;
 	ucmatose_tos) echo "timeout $CLIENT_TMO ucmatose -s $2 -t $TOS -c 1 -C 10 -S 1000" ;;
 	ecetest) echo "timeout $CLIENT_TMO ecetest -c $2" ;;
+	rdsecho) echo "rds_run -c $VM_IP $2 -n 100" ;;
 	esac
 }
 
@@ -120,6 +122,18 @@ cmtime_ok() {
 	_r=$?
 	echo "$_o"
 	[ $_r -eq 0 ] && ! echo "$_o" | grep -q "event: RDMA_CM_EVENT_\|error"
+}
+
+# rds_run ARGS: rdsecho (tests/wire/rdsecho.c) with rds_rdma loaded: RDS
+# over the RDMA transport, whose connections rdma_cm makes (port 18634);
+# a function, so the bound is inside
+rds_run() {
+	modprobe rds_rdma || return 1
+	timeout $CLIENT_TMO rdsecho "$@"
+}
+
+have_rds() {
+	find "/lib/modules/$(uname -r)" -name 'rds_rdma.ko*' | grep -q .
 }
 
 tool_server() {
@@ -229,6 +243,9 @@ tool_checks() {
 		# the server's options with the REP; librdmacm's accept answers
 		# with the requester's vendor ID (ECE's rule), so it is ours
 		check ece_client_got_servers grep -q "^remote_ece vendor_id=0x0002c9 options=0x7654321$" "$tk_f" ;;
+	rdsecho.*)
+		# 100 numbered 4 KiB datagrams, each echoed and compared
+		check "rds_${tk_role}_100_messages" grep -q "^rdsecho: 100 messages ok$" "$tk_f" ;;
 	rdma_server.client)
 		check rdma_client_end_0 grep -q "rdma_client: end 0" "$tk_f" ;;
 	rdma_server.server)
@@ -260,7 +277,12 @@ cm_counters_note() {
 ibcm_pair() {
 	check peer_reachable wait_for "ping -c1 -W1 $VM_PEER" 30
 	for pr_role in $1 $( [ "$1" = server ] && echo client || echo server); do
-		for pr_t in $TOOLS ucmatose_tos ecetest; do
+		for pr_t in $TOOLS ucmatose_tos ecetest rdsecho; do
+			if [ $pr_t = rdsecho ] && ! have_rds; then
+				skip "rdsecho_${pr_role}_exit_0" "no rds_rdma in this kernel"
+				skip "rds_${pr_role}_100_messages" "no rds_rdma in this kernel"
+				continue
+			fi
 			if [ $pr_t = rstream ] && rstream_skipped; then
 				skip "rstream_${pr_role}_exit_0" "$RSTREAM_WHY"
 				skip "rstream_${pr_role}_64k_x100" "$RSTREAM_WHY"
