@@ -368,6 +368,7 @@ static const struct {
 	[PDCM_SIDR_REP_RECEIVED] = { IB_CM_SIDR_REP_RECEIVED,
 				     IB_CM_SIDR_REP_PRIVATE_DATA_SIZE },
 	[PDCM_SEND_ERROR] = { -1, 0 },
+	[PDCM_LAP_RECEIVED] = { -1, 0 },	/* not yet passed on */
 };
 
 static void ibcm_req_param(struct ibcm_id *me, struct ibcm_id *listener,
