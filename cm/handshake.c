@@ -108,9 +108,11 @@ static enum ib_qp_type pdcm_qp_type_of(const struct pdcm_req *req)
 
 /*
  * The alternate path of our REQ: its address (on any port of the device),
- * kept for the QP; its packet lifetime for the REP's ACK delay.
+ * kept for the QP; its packet lifetime for the REP's ACK delay; @timeout
+ * its local ACK timeout, for the REQ.
  */
-static int pdcm_req_alt_av(struct pdcm_conn *conn, struct sa_path_rec *path)
+static int pdcm_req_alt_av(struct pdcm_conn *conn, struct sa_path_rec *path,
+			   u8 *timeout)
 {
 	struct pdcm_alt *alt = NULL;
 	int ret;
@@ -123,6 +125,7 @@ static int pdcm_req_alt_av(struct pdcm_conn *conn, struct sa_path_rec *path)
 		alt->timeout =
 			pdcm_ack_timeout(conn->port->dev->ibdev->attrs.local_ca_ack_delay,
 					 alt->packet_life_time);
+		*timeout = alt->timeout;
 	}
 	/* and none left from an earlier connection of the id */
 	ret = pdcm_conn_set_alt(conn, &alt);
@@ -150,6 +153,7 @@ int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 	struct pdcm_port *port;
 	struct pdcm_msg *m;
 	unsigned int timeout;
+	u8 alt_timeout = 0;
 	int ret;
 
 	if (!param || !path || !id->device || param->qp_num >> 24 ||
@@ -170,7 +174,7 @@ int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 				param->sgid_attr);
 	if (ret)
 		return ret;
-	ret = pdcm_req_alt_av(conn, alt);
+	ret = pdcm_req_alt_av(conn, alt, &alt_timeout);
 	if (ret)
 		return ret;
 	port = conn->port;
@@ -227,8 +231,7 @@ int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 	}
 	pdcm_path_to_wire(path, &m->req.primary_path, conn->local_ack_timeout);
 	if (alt)
-		pdcm_path_to_wire(alt, &m->req.alternate_path,
-				  conn->alt->timeout);
+		pdcm_path_to_wire(alt, &m->req.alternate_path, alt_timeout);
 	if (param->private_data_len)
 		memcpy(m->req.private_data, param->private_data,
 		       param->private_data_len);
@@ -477,6 +480,7 @@ void pdcm_req_work(struct pdcm_work *w)
 	struct pdcm_conn *conn, *old;
 	struct pdcm_alt *alt;
 	union ib_gid ari;
+	bool has_alt;
 	u16 reason;
 
 	if (READ_ONCE(lconn->destroyed)) {	/* the listen went away */
@@ -519,6 +523,7 @@ void pdcm_req_work(struct pdcm_work *w)
 		goto retire;
 	}
 
+	has_alt = alt;
 	conn = pdcm_conn_alloc(w->rx.port->dev->ibdev, lconn->id.handler,
 			       lconn->id.context, GFP_KERNEL);
 	if (!conn) {
@@ -574,7 +579,7 @@ void pdcm_req_work(struct pdcm_work *w)
 	conn->matched = w->listen;	/* holds the backlog slot */
 	w->listen = NULL;
 	pdcm_req_event(conn, &w->msg, conn->matched, &ev, &path,
-		       conn->alt ? &alt_path : NULL);
+		       has_alt ? &alt_path : NULL);
 	/*
 	 * The ULP owns the conn from here.  Our reference keeps it while the
 	 * handler runs, so that a pdcm_destroy_id() from another thread waits
