@@ -118,6 +118,33 @@ struct pdcm_rx {
 };
 
 /**
+ * struct pdcm_alt - a connection's alternate path (APM), when it has one
+ * @ah_attr: the peer's address on it (holds its sgid_attr reference, if
+ *	it has a GRH)
+ * @port: the port it leaves from, on the connection's device
+ * @pkey_index: the connection's P_Key's index on @port
+ * @timeout: the QP's local ACK timeout on it
+ * @packet_life_time: active side: its packet lifetime, to which the REP's
+ *	target ACK delay is added
+ * @mirror: after a path migration: the connection's address was swapped
+ *	with this one, and the alternate is its (new) primary, as ib_cm
+ *	copies its alternate into its primary; the fields hold the old
+ *	primary until a LAP or the end of the connection frees them
+ * @lap_tid: the TID of the LAP that loaded it, for its MRAs
+ *
+ * Kept apart from struct pdcm_conn (conn->alt): few connections have one.
+ */
+struct pdcm_alt {
+	struct rdma_ah_attr ah_attr;
+	struct pdcm_port *port;
+	u16 pkey_index;
+	u8 timeout;
+	u8 packet_life_time;
+	bool mirror;
+	u64 lap_tid;
+};
+
+/**
  * struct pdcm_conn - a pdcm_id and everything the CM keeps for it
  * @id: the public part
  * @lock: protects the state and every field below that changes after
@@ -149,6 +176,7 @@ struct pdcm_rx {
  * @ah_attr: address of the peer (RoCE: holds a reference to its sgid_attr)
  * @ah_valid: @ah_attr is set
  * @pkey_index: P_Key index for MADs and the QP
+ * @alt: the alternate path, or NULL (apm.c)
  * @datapath_dlid: passive side on InfiniBand: the LID the QP sends to,
  *	the REQ's local port LID, where @ah_attr's (the MADs') is the
  *	packet's source LID, a router's for a routed REQ; 0: @ah_attr's
@@ -221,6 +249,7 @@ struct pdcm_conn {
 	bool ah_valid;
 	u16 pkey_index;
 	u16 datapath_dlid;
+	struct pdcm_alt *alt;
 
 	struct pdcm_listen *listen;
 	struct pdcm_listen *matched;
@@ -307,6 +336,9 @@ static inline struct pdcm_conn *to_conn(struct pdcm_id *id)
  *	label, SL, rate), not the packet, as in ib_cm
  * @path_av: build @conn's address from a path (active side), from the GID
  *	entry @sgid_attr if not NULL
+ * @alt_av: build an alternate address from @path: the port of @port's
+ *	device that has @path's source GID, the index of @path's P_Key
+ *	there, the address (-EINVAL for a GID or P_Key the device lacks)
  *
  * mad.c implements these over the MAD layer; the KUnit suite pdcm_fsm
  * implements them with a recorder.  @send, @cancel and @extend are called
@@ -324,6 +356,8 @@ struct pdcm_transport_ops {
 		       struct sa_path_rec *path);
 	int (*path_av)(struct pdcm_conn *conn, struct sa_path_rec *path,
 		       const struct ib_gid_attr *sgid_attr);
+	int (*alt_av)(struct pdcm_port *port, struct sa_path_rec *path,
+		      struct pdcm_alt *alt);
 };
 
 /**
@@ -463,6 +497,15 @@ void pdcm_parse_addr(const void *pdata, size_t len, __be64 service_id,
 void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg);
 int pdcm_cm_init(void);
 void pdcm_cm_exit(void);
+
+/* apm.c */
+void pdcm_alt_free(struct pdcm_alt *alt);
+struct pdcm_alt *pdcm_alt_build(struct pdcm_port *port,
+				struct sa_path_rec *path);
+int pdcm_conn_set_alt(struct pdcm_conn *conn, struct pdcm_alt **alt);
+bool pdcm_alt_qp_attr(const struct pdcm_conn *conn, struct ib_qp_attr *attr);
+int pdcm_migrate(struct pdcm_conn *conn);
+void pdcm_alt_ack_timeout(struct pdcm_conn *conn, u8 target_ack_delay);
 
 /* disconnect.c */
 void pdcm_cm_send_done(struct pdcm_conn *conn, struct ib_mad_send_buf *msg,

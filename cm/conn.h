@@ -120,6 +120,21 @@ void pdcm_rep_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 		 const struct pdcm_msg *msg);
 void pdcm_rtu_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg);
 
+/*
+ * What a peer may make our QP wait for an ACK, at most: a local ACK
+ * timeout of 20 (about 4 s; rdma_cm on RoCE sends 19), also the length
+ * of TIMEWAIT (handshake.c, issue 12 defect 7).
+ */
+#define PDCM_PEER_ACK_TIMEOUT_MAX	20
+
+/* apm.c */
+struct pdcm_alt *pdcm_req_alt(const struct pdcm_req *req,
+			      const struct pdcm_rx *rx, struct sa_path_rec *path);
+int pdcm_mra_lap(struct pdcm_conn *conn, struct pdcm_msg *m, u8 service_timeout,
+		 const void *pdata, u8 len);
+void pdcm_lap_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
+		 const struct pdcm_msg *msg);
+
 /* disconnect.c */
 void pdcm_rej_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 		 bool by_remote);

@@ -24,10 +24,10 @@
  * response timeout and an MRA's service timeout are capped at 24 (about
  * 67 s a try, rdma_cm's MRA value), its local ACK timeout -- our QP's ACK
  * timeout and the length of TIMEWAIT -- at 20 (about 4 s; rdma_cm on
- * RoCE sends 19).  The number of tries is capped by max_cm_retries.
+ * RoCE sends 19; PDCM_PEER_ACK_TIMEOUT_MAX, conn.h).  The number of
+ * tries is capped by max_cm_retries.
  */
 #define PDCM_PEER_CM_TIMEOUT_MAX	24
-#define PDCM_PEER_ACK_TIMEOUT_MAX	20
 
 /*
  * A delayed MRA of a REQ (PDCM_MRA_FLAG_DELAY, as rdma_cm asks for every
@@ -106,6 +106,33 @@ static enum ib_qp_type pdcm_qp_type_of(const struct pdcm_req *req)
 	}
 }
 
+/*
+ * The alternate path of our REQ: its address (on any port of the device),
+ * kept for the QP; its packet lifetime for the REP's ACK delay; @timeout
+ * its local ACK timeout, for the REQ.
+ */
+static int pdcm_req_alt_av(struct pdcm_conn *conn, struct sa_path_rec *path,
+			   u8 *timeout)
+{
+	struct pdcm_alt *alt = NULL;
+	int ret;
+
+	if (path) {
+		alt = pdcm_alt_build(conn->port, path);
+		if (IS_ERR(alt))
+			return PTR_ERR(alt);
+		alt->packet_life_time = min_t(u8, path->packet_life_time, 30);
+		alt->timeout =
+			pdcm_ack_timeout(conn->port->dev->ibdev->attrs.local_ca_ack_delay,
+					 alt->packet_life_time);
+		*timeout = alt->timeout;
+	}
+	/* and none left from an earlier connection of the id */
+	ret = pdcm_conn_set_alt(conn, &alt);
+	pdcm_alt_free(alt);
+	return ret;
+}
+
 /**
  * pdcm_send_req() - start a connection (active side)
  * @id: an id in IDLE, created on the device of @param->primary_path
@@ -114,16 +141,19 @@ static enum ib_qp_type pdcm_qp_type_of(const struct pdcm_req *req)
  * Context: process context; may sleep (address resolution).
  * Return: 0 (the id is in REQ_SENT); -EINVAL in the wrong state or for
  * bad parameters (QPN or PSN over 24 bits, private data over 92 bytes,
- * timeouts over 31, retries over 15); -ENODEV if pdcm does not run on the
- * port; the transport's error.
+ * timeouts over 31, retries over 15, an alternate path whose P_Key or MTU
+ * is not the primary's or whose address cannot be built); -ENODEV if pdcm
+ * does not run on the port; the transport's error.
  */
 int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 {
 	struct pdcm_conn *conn = to_conn(id);
 	struct sa_path_rec *path = param ? param->primary_path : NULL;
+	struct sa_path_rec *alt = param ? param->alternate_path : NULL;
 	struct pdcm_port *port;
 	struct pdcm_msg *m;
 	unsigned int timeout;
+	u8 alt_timeout = 0;
 	int ret;
 
 	if (!param || !path || !id->device || param->qp_num >> 24 ||
@@ -137,8 +167,14 @@ int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 	if (param->qp_type != IB_QPT_RC && param->qp_type != IB_QPT_UC &&
 	    param->qp_type != IB_QPT_XRC_INI)
 		return -EINVAL;
+	/* one P_Key and MTU for both paths, as ib_cm requires */
+	if (alt && (alt->pkey != path->pkey || alt->mtu != path->mtu))
+		return -EINVAL;
 	ret = pdcm_active_begin(conn, PDCM_EV_SEND_REQ, param->port, path,
 				param->sgid_attr);
+	if (ret)
+		return ret;
+	ret = pdcm_req_alt_av(conn, alt, &alt_timeout);
 	if (ret)
 		return ret;
 	port = conn->port;
@@ -194,6 +230,8 @@ int pdcm_send_req(struct pdcm_id *id, const struct pdcm_req_param *param)
 		m->req.srq = !!param->srq;
 	}
 	pdcm_path_to_wire(path, &m->req.primary_path, conn->local_ack_timeout);
+	if (alt)
+		pdcm_path_to_wire(alt, &m->req.alternate_path, alt_timeout);
 	if (param->private_data_len)
 		memcpy(m->req.private_data, param->private_data,
 		       param->private_data_len);
@@ -247,7 +285,7 @@ static void pdcm_req_to_conn(struct pdcm_conn *conn, const struct pdcm_req *req)
 
 static void pdcm_req_event(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 			   struct pdcm_listen *l, struct pdcm_event *ev,
-			   struct sa_path_rec *path)
+			   struct sa_path_rec *path, struct sa_path_rec *alt)
 {
 	const struct pdcm_req *req = &msg->req;
 	struct pdcm_req_event_param *p = &ev->param.req_rcvd;
@@ -260,6 +298,7 @@ static void pdcm_req_event(struct pdcm_conn *conn, const struct pdcm_msg *msg,
 	p->listen_context = lconn->id.context;
 	p->port = conn->port->port_num;
 	p->primary_path = path;
+	p->alternate_path = alt;
 	p->remote_ca_guid = cpu_to_be64(req->local_ca_guid);
 	p->remote_qkey = req->local_qkey;
 	p->remote_qpn = req->local_qpn;
@@ -297,13 +336,6 @@ bool pdcm_rx_gids(const struct pdcm_rx *rx, union ib_gid *sgid,
 	return !ib_get_gids_from_rdma_hdr(hdr, net, sgid, dgid);
 }
 
-static bool pdcm_path_present(const struct pdcm_path *p)
-{
-	return p->local_lid || p->remote_lid ||
-	       memchr_inv(&p->local_gid, 0, sizeof(p->local_gid)) ||
-	       memchr_inv(&p->remote_gid, 0, sizeof(p->remote_gid));
-}
-
 /*
  * A REQ's paths against how it arrived (IBA Vol. 1 12.6.5, 12.6.7;
  * Documentation/robustness.rst, "REQ validation"): 0, or the REJ reason,
@@ -324,10 +356,6 @@ static u16 pdcm_req_check_paths(const struct pdcm_rx *rx,
 		if (memcmp(&req->primary_path.remote_gid, &dgid, sizeof(dgid)))
 			return PDCM_REJ_INVALID_GID;
 	}
-	/* no path migration on RoCE (nor LAP, anywhere): no alternate path */
-	if (rdma_protocol_roce(rx->port->dev->ibdev, rx->port->port_num) &&
-	    pdcm_path_present(&req->alternate_path))
-		return PDCM_REJ_INVALID_ALT_GID;
 	return 0;
 }
 
@@ -448,9 +476,11 @@ void pdcm_req_work(struct pdcm_work *w)
 	const struct pdcm_req *req = &w->msg.req;
 	struct pdcm_conn *lconn = w->conn;
 	struct pdcm_event ev = {};
+	struct sa_path_rec path, alt_path;
 	struct pdcm_conn *conn, *old;
-	struct sa_path_rec path;
+	struct pdcm_alt *alt;
 	union ib_gid ari;
+	bool has_alt;
 	u16 reason;
 
 	if (READ_ONCE(lconn->destroyed)) {	/* the listen went away */
@@ -476,11 +506,30 @@ void pdcm_req_work(struct pdcm_work *w)
 		pdcm_reply(&w->rx, &m);
 		goto retire;
 	}
+	alt = pdcm_req_alt(req, &w->rx, &alt_path);
+	if (IS_ERR(alt)) {
+		struct pdcm_msg m;
 
+		if (PTR_ERR(alt) == -ENOMEM)
+			goto retire;	/* no answer: the peer retries */
+		/* as ib_cm: the GID the REQ was sent to */
+		trace_pdcm_drop(PDCM_ATTR_REQ, req->local_comm_id,
+				"bad alternate path");
+		pdcm_rej_msg(&m, w->msg.hdr.tid, 0, req->local_comm_id,
+			     PDCM_MSG_RESPONSE_REQ, PDCM_REJ_INVALID_ALT_GID,
+			     &req->primary_path.remote_gid,
+			     sizeof(req->primary_path.remote_gid), NULL, 0);
+		pdcm_reply(&w->rx, &m);
+		goto retire;
+	}
+
+	has_alt = alt;
 	conn = pdcm_conn_alloc(w->rx.port->dev->ibdev, lconn->id.handler,
 			       lconn->id.context, GFP_KERNEL);
-	if (!conn)
+	if (!conn) {
+		pdcm_alt_free(alt);
 		goto retire;	/* no answer: the peer retries */
+	}
 	conn->ev_held = true;	/* until REQ_RECEIVED has been delivered */
 	pdcm_conn_set_port(conn, w->rx.port);
 	conn->tid = w->msg.hdr.tid;
@@ -491,7 +540,9 @@ void pdcm_req_work(struct pdcm_work *w)
 			      rdma_protocol_roce(w->rx.port->dev->ibdev,
 						 w->rx.port->port_num), &path);
 	if (pdcm_conn_hash(conn) ||
-	    w->rx.port->ops->peer_av(conn, &w->rx, &path)) {
+	    w->rx.port->ops->peer_av(conn, &w->rx, &path) ||
+	    (alt && pdcm_conn_set_alt(conn, &alt))) {
+		pdcm_alt_free(alt);
 		pdcm_req_drop_conn(conn);
 		goto retire;
 	}
@@ -527,7 +578,8 @@ void pdcm_req_work(struct pdcm_work *w)
 
 	conn->matched = w->listen;	/* holds the backlog slot */
 	w->listen = NULL;
-	pdcm_req_event(conn, &w->msg, conn->matched, &ev, &path);
+	pdcm_req_event(conn, &w->msg, conn->matched, &ev, &path,
+		       has_alt ? &alt_path : NULL);
 	/*
 	 * The ULP owns the conn from here.  Our reference keeps it while the
 	 * handler runs, so that a pdcm_destroy_id() from another thread waits
@@ -572,7 +624,9 @@ static void pdcm_mra_arm(struct pdcm_conn *conn)
 
 /**
  * pdcm_send_mra() - ask the peer for more time
- * @id: an id in REQ_RCVD, REP_RCVD (or already MRAed)
+ * @id: an id in REQ_RCVD, REP_RCVD (or already MRAed), or an established
+ *	one with a LAP delivered (PDCM_LAP_RCVD: the MRA is of the LAP, and
+ *	the id moves to PDCM_MRA_LAP_SENT)
  * @service_timeout: the time asked for (5 bits), optionally ORed with
  *	PDCM_MRA_FLAG_DELAY: then the MRA goes on the wire only when a
  *	duplicate of the peer's message arrives (rdma_cm's use; at once if
@@ -601,6 +655,12 @@ int pdcm_send_mra(struct pdcm_id *id, u8 service_timeout,
 	if (!m)
 		return -ENOMEM;
 	spin_lock_irqsave(&conn->lock, flags);
+	if (conn->id.state == PDCM_ESTABLISHED) {
+		ret = pdcm_mra_lap(conn, m, service_timeout, private_data, len);
+		spin_unlock_irqrestore(&conn->lock, flags);
+		kfree(m);
+		return ret;
+	}
 	ret = pdcm_fsm_next(conn->id.state, PDCM_EV_SEND_MRA);
 	if (ret >= 0 && !delay) {
 		pdcm_mra_msg(conn, m, pdcm_msg_of_state(conn->id.state),
@@ -856,6 +916,8 @@ static void pdcm_rep_to_conn(struct pdcm_conn *conn, const struct pdcm_rep *rep)
 		pdcm_ack_timeout(min_t(u8, rep->target_ack_delay,
 				       PDCM_PEER_ACK_TIMEOUT_MAX),
 				 conn->packet_life_time);
+	pdcm_alt_ack_timeout(conn, min_t(u8, rep->target_ack_delay,
+					 PDCM_PEER_ACK_TIMEOUT_MAX));
 	/* the REP grants us what it calls its initiator depth, and v.v. */
 	conn->responder_resources = min(conn->responder_resources,
 					rep->initiator_depth);
@@ -1058,7 +1120,10 @@ void pdcm_rtu_rx(struct pdcm_conn *conn, const struct pdcm_msg *msg)
  * pdcm_notify() - tell the CM what the QP saw
  * @id: the id
  * @event: IB_EVENT_COMM_EST: data arrived before the RTU, the connection
- *	is established (passive side, REP_SENT or MRA_REP_RCVD)
+ *	is established (passive side, REP_SENT or MRA_REP_RCVD).
+ *	IB_EVENT_PATH_MIG: the QP migrated to its alternate path, which
+ *	becomes the connection's (established, with no LAP delivered; the
+ *	id moves to PDCM_LAP_IDLE), as in ib_cm
  *
  * The USER_ESTABLISHED event follows from the conn's event list; it is
  * preallocated, so this cannot fail for want of memory.
@@ -1073,6 +1138,8 @@ int pdcm_notify(struct pdcm_id *id, enum ib_event_type event)
 	unsigned long flags;
 	int ret;
 
+	if (event == IB_EVENT_PATH_MIG)
+		return pdcm_migrate(conn);
 	if (event != IB_EVENT_COMM_EST)
 		return -EINVAL;
 	spin_lock_irqsave(&conn->lock, flags);

@@ -101,6 +101,7 @@ static void pdcm_conn_free(struct pdcm_conn *conn)
 	spin_unlock_irq(&pdcm_conns_lock);
 	if (conn->ah_valid)
 		rdma_destroy_ah_attr(&conn->ah_attr);
+	pdcm_alt_free(conn->alt);
 	if (conn->port)
 		pdcm_device_put(conn->port->dev);
 	atomic_dec(&pdcm_conns_nr);
@@ -202,6 +203,8 @@ void pdcm_conns_release_avs(struct pdcm_device *dev)
 			rdma_destroy_ah_attr(&conn->ah_attr);
 			conn->ah_valid = false;
 		}
+		pdcm_alt_free(conn->alt);	/* its address too */
+		conn->alt = NULL;
 		spin_unlock(&conn->lock);
 	}
 	spin_unlock_irq(&pdcm_conns_lock);

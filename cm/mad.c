@@ -357,6 +357,40 @@ static int pdcm_mad_path_av(struct pdcm_conn *conn, struct sa_path_rec *path,
 	return pdcm_mad_set_av(conn, &av, index);
 }
 
+/*
+ * An alternate path's address: on the port of @port's device that has
+ * its source GID (ib_cm looks on every device; an alternate path on
+ * another device could not be the QP's), with the path's P_Key there.
+ */
+static int pdcm_mad_alt_av(struct pdcm_port *port, struct sa_path_rec *path,
+			   struct pdcm_alt *alt)
+{
+	struct pdcm_device *dev = port->dev;
+	const struct ib_gid_attr *attr;
+	struct pdcm_port *p = NULL;
+	u32 i, port_num;
+	int ret;
+
+	attr = rdma_find_gid(dev->ibdev, &path->sgid,
+			     sa_conv_pathrec_to_gid_type(path), NULL);
+	if (IS_ERR(attr))
+		return -EINVAL;
+	port_num = attr->port_num;
+	rdma_put_gid_attr(attr);
+	for (i = 0; i < dev->nports; i++)
+		if (dev->port[i].port_num == port_num)
+			p = &dev->port[i];
+	if (!p || ib_find_cached_pkey(dev->ibdev, port_num,
+				      be16_to_cpu(path->pkey), &alt->pkey_index))
+		return -EINVAL;
+	ret = ib_init_ah_attr_from_path(dev->ibdev, port_num, path,
+					&alt->ah_attr, NULL);
+	if (ret)
+		return ret;
+	alt->port = p;
+	return 0;
+}
+
 const struct pdcm_transport_ops pdcm_mad_ops = {
 	.send = pdcm_mad_send,
 	.cancel = pdcm_mad_cancel,
@@ -364,6 +398,7 @@ const struct pdcm_transport_ops pdcm_mad_ops = {
 	.reply = pdcm_mad_reply,
 	.peer_av = pdcm_mad_peer_av,
 	.path_av = pdcm_mad_path_av,
+	.alt_av = pdcm_mad_alt_av,
 };
 
 /**

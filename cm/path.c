@@ -301,6 +301,13 @@ static bool pdcm_state_in(enum pdcm_state s, const enum pdcm_state *set, int n)
  * reference is the id's): use @attr before destroying the id, and do not
  * rdma_destroy_ah_attr() it.  ib_cm behaves the same.
  *
+ * An alternate path (InfiniBand; from the REQ, or a LAP) is given as ib_cm
+ * gives it: IB_QP_ALT_PATH in RTR and IB_QP_PATH_MIG_STATE (IB_MIG_REARM)
+ * in RTS when its address has a LID; after pdcm_notify(IB_EVENT_PATH_MIG)
+ * or a LAP, RTS gives only IB_QP_ALT_PATH and IB_QP_PATH_MIG_STATE (an
+ * RTS to RTS modify that loads and rearms it).  Its address is the id's
+ * too.
+ *
  * PSNs follow ib_cm: the starting PSN in a REQ or REP is the one its
  * sender's QP receives from, so RTR's rq_psn is the one this side sent and
  * RTS's sq_psn the one the peer sent.  On the passive side rq_psn is known
@@ -375,11 +382,25 @@ int pdcm_init_qp_attr(struct pdcm_id *id, struct ib_qp_attr *attr, int *mask)
 			attr->max_dest_rd_atomic = conn->responder_resources;
 			attr->min_rnr_timer = 0;
 		}
+		/* an alternate path with a LID (InfiniBand), as ib_cm loads it */
+		if (pdcm_alt_qp_attr(conn, attr) &&
+		    rdma_ah_get_dlid(&attr->alt_ah_attr))
+			*mask |= IB_QP_ALT_PATH;
 		break;
 	case IB_QPS_RTS:
 		ok = pdcm_state_in(id->state, rts_ok, ARRAY_SIZE(rts_ok));
 		if (!ok)
 			break;
+		/*
+		 * After a path migration or a LAP, as ib_cm: the alternate
+		 * path alone, for an RTS to RTS modify that rearms it.
+		 */
+		if (id->lap_state != PDCM_LAP_UNINIT &&
+		    pdcm_alt_qp_attr(conn, attr)) {
+			*mask = IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE;
+			attr->path_mig_state = IB_MIG_REARM;
+			break;
+		}
 		*mask = IB_QP_STATE | IB_QP_SQ_PSN;
 		attr->sq_psn = conn->sq_psn;
 		if (requester || responder) {
@@ -392,6 +413,12 @@ int pdcm_init_qp_attr(struct pdcm_id *id, struct ib_qp_attr *attr, int *mask)
 			attr->retry_cnt = conn->retry_count;
 			attr->rnr_retry = conn->rnr_retry_count;
 			attr->max_rd_atomic = conn->initiator_depth;
+		}
+		/* the alternate path loaded in RTR, armed */
+		if (pdcm_alt_qp_attr(conn, attr) &&
+		    rdma_ah_get_dlid(&attr->alt_ah_attr)) {
+			*mask |= IB_QP_PATH_MIG_STATE;
+			attr->path_mig_state = IB_MIG_REARM;
 		}
 		break;
 	default:

@@ -464,6 +464,8 @@ static bool pdcm_sender_matches(const struct pdcm_conn *conn,
 		return known == msg->drep.local_comm_id;
 	case PDCM_ATTR_SIDR_REP:
 		return true;	/* carries only our request ID */
+	case PDCM_ATTR_LAP:
+		return known && known == msg->lap.local_comm_id;
 	default:
 		return false;
 	}
@@ -511,6 +513,9 @@ static void pdcm_rx_work(struct pdcm_conn *conn, struct pdcm_work *w)
 		break;
 	case PDCM_ATTR_SIDR_REP:
 		pdcm_sidr_rep_rx(conn, &w->msg);
+		break;
+	case PDCM_ATTR_LAP:
+		pdcm_lap_rx(conn, &w->rx, &w->msg);
 		break;
 	}
 }
@@ -568,6 +573,10 @@ static u32 pdcm_our_id(const struct pdcm_msg *msg)
 		return msg->drep.remote_comm_id;
 	case PDCM_ATTR_SIDR_REP:
 		return msg->sidr_rep.request_id;
+	case PDCM_ATTR_LAP:
+		return msg->lap.remote_comm_id;
+	case PDCM_ATTR_APR:
+		return msg->apr.remote_comm_id;
 	default:
 		return 0;
 	}
@@ -593,6 +602,10 @@ static u32 pdcm_their_id(const struct pdcm_msg *msg)
 		return msg->drep.local_comm_id;
 	case PDCM_ATTR_SIDR_REQ:
 		return msg->sidr_req.request_id;
+	case PDCM_ATTR_LAP:
+		return msg->lap.local_comm_id;
+	case PDCM_ATTR_APR:
+		return msg->apr.local_comm_id;
 	default:
 		return 0;
 	}
@@ -850,10 +863,10 @@ void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 	case PDCM_ATTR_SIDR_REQ:
 		pdcm_rx_req(rx, msg, true);
 		return;
-	case PDCM_ATTR_LAP:
 	case PDCM_ATTR_APR:
+		/* we send no LAP: nothing waits for an APR, as in ib_cm */
 		atomic_long_inc(&rx->port->cnt.rx_dropped);
-		trace_pdcm_drop(msg->hdr.attr_id, 0, "path migration unsupported");
+		trace_pdcm_drop(msg->hdr.attr_id, pdcm_our_id(msg), "no LAP sent");
 		return;
 	}
 

@@ -76,6 +76,8 @@ static void ibcm_sync(struct ibcm_id *me)
 	me->id.service_id = READ_ONCE(me->pd->service_id);
 	me->id.local_id = READ_ONCE(me->pd->local_id);
 	me->id.remote_id = READ_ONCE(me->pd->remote_id);
+	/* the values are ib_cm_lap_state's */
+	me->id.lap_state = (enum ib_cm_lap_state)READ_ONCE(me->pd->lap_state);
 }
 
 /*
@@ -368,15 +370,42 @@ static const struct {
 	[PDCM_SIDR_REP_RECEIVED] = { IB_CM_SIDR_REP_RECEIVED,
 				     IB_CM_SIDR_REP_PRIVATE_DATA_SIZE },
 	[PDCM_SEND_ERROR] = { -1, 0 },
+	[PDCM_LAP_RECEIVED] = { IB_CM_LAP_RECEIVED, IB_CM_LAP_PRIVATE_DATA_SIZE },
 };
+
+/*
+ * What an event points to while its handler runs: ib_cm's users copy what
+ * they keep (rdma_cm copies the paths and the private data), so the
+ * delivering call's stack holds it, not every id.
+ */
+struct ibcm_delivery {
+	struct sa_path_rec path;	/* the primary path of a REQ */
+	struct sa_path_rec alt;		/* the alternate of a REQ or LAP */
+	/* private data zero padded to the message's whole field (RTU and
+	 * DREP have the largest, 224 bytes)
+	 */
+	u8 pdata[IB_CM_RTU_PRIVATE_DATA_SIZE];
+};
+
+/* A path of pdcm's, as ib_cm delivers it: with the service ID. */
+static struct sa_path_rec *ibcm_path(struct ibcm_id *me,
+				     const struct sa_path_rec *from,
+				     struct sa_path_rec *to)
+{
+	if (!from)
+		return NULL;
+	*to = *from;
+	to->service_id = me->pd->service_id;
+	return to;
+}
 
 static void ibcm_req_param(struct ibcm_id *me, struct ibcm_id *listener,
 			   const struct pdcm_req_event_param *p,
 			   struct ib_cm_req_event_param *q,
-			   struct sa_path_rec *path)
+			   struct ibcm_delivery *d)
 {
-	*path = *p->primary_path;
-	path->service_id = me->pd->service_id;
+	struct sa_path_rec *path = ibcm_path(me, p->primary_path, &d->path);
+
 	if (p->sgid_attr)
 		path->rec_type =
 			sa_conv_gid_to_pathrec_type(p->sgid_attr->gid_type);
@@ -384,7 +413,8 @@ static void ibcm_req_param(struct ibcm_id *me, struct ibcm_id *listener,
 	q->bth_pkey = p->bth_pkey;
 	q->port = p->port;
 	q->primary_path = path;
-	q->alternate_path = NULL;
+	/* InfiniBand only: its record type is the primary's, IB */
+	q->alternate_path = ibcm_path(me, p->alternate_path, &d->alt);
 	q->ppath_sgid_attr = p->sgid_attr;
 	q->remote_ca_guid = p->remote_ca_guid;
 	q->remote_qkey = p->remote_qkey;
@@ -423,12 +453,17 @@ static void ibcm_rep_param(const struct pdcm_rep_event_param *p,
 
 static void ibcm_params(struct ibcm_id *me, struct ibcm_id *listener,
 			const struct pdcm_event *pev, struct ib_cm_event *ev,
-			struct sa_path_rec *path)
+			struct ibcm_delivery *d)
 {
 	switch (pev->event) {
 	case PDCM_REQ_RECEIVED:
 		ibcm_req_param(me, listener, &pev->param.req_rcvd,
-			       &ev->param.req_rcvd, path);
+			       &ev->param.req_rcvd, d);
+		break;
+	case PDCM_LAP_RECEIVED:
+		ev->param.lap_rcvd.alternate_path =
+			ibcm_path(me, pev->param.lap_rcvd.alternate_path,
+				  &d->alt);
 		break;
 	case PDCM_REP_RECEIVED:
 		ibcm_rep_param(&pev->param.rep_rcvd, &ev->param.rep_rcvd);
@@ -484,19 +519,6 @@ static void ibcm_params(struct ibcm_id *me, struct ibcm_id *listener,
  * process context.  A non-zero return makes pdcm destroy the pdcm_id
  * (with REJ, unless -ENOMEM); the ibcm_id is freed here first.
  */
-/*
- * What an event points to while its handler runs: ib_cm's users copy what
- * they keep (rdma_cm copies the path and the private data), so the
- * delivering call's stack holds it, not every id.
- */
-struct ibcm_delivery {
-	struct sa_path_rec path;	/* the primary path of a REQ */
-	/* private data zero padded to the message's whole field (RTU and
-	 * DREP have the largest, 224 bytes)
-	 */
-	u8 pdata[IB_CM_RTU_PRIVATE_DATA_SIZE];
-};
-
 static int ibcm_handler(struct pdcm_id *pd, const struct pdcm_event *pev)
 {
 	struct ibcm_id *me = pd->context, *listener = NULL;
@@ -522,7 +544,7 @@ static int ibcm_handler(struct pdcm_id *pd, const struct pdcm_event *pev)
 	}
 	ibcm_sync(me);
 	ev.event = ibcm_events[pev->event].type;
-	ibcm_params(me, listener, pev, &ev, &d.path);
+	ibcm_params(me, listener, pev, &ev, &d);
 	size = ibcm_events[pev->event].pdata;
 	if (size) {
 		/* ib_cm's users read the whole field of the message */
@@ -572,8 +594,9 @@ static int ibcm_port_of(struct ib_device *device, struct sa_path_rec *path,
 /**
  * ib_send_cm_req() - send a connection request (active side)
  * @cm_id: an id in IB_CM_IDLE
- * @param: the request; @param->alternate_path and the OPA inbound and
- *	outbound paths are not sent (Documentation/ibcm.rst)
+ * @param: the request; its alternate path goes with it (InfiniBand:
+ *	the QP's, for path migration); the OPA inbound and outbound paths
+ *	are not sent (Documentation/ibcm.rst)
  *
  * Context: process context; may sleep.
  * Return: 0 (the id is in IB_CM_REQ_SENT); -EINVAL in the wrong state or
@@ -593,6 +616,7 @@ int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 	if (ret)
 		return ret;
 	p.primary_path = param->primary_path;
+	p.alternate_path = param->alternate_path;
 	p.sgid_attr = param->ppath_sgid_attr;
 	p.service_id = param->service_id;
 	p.qp_num = param->qp_num;
@@ -756,11 +780,11 @@ EXPORT_SYMBOL(ib_send_cm_rej);
  * @cm_id: an id in IB_CM_REQ_RCVD or IB_CM_REP_RCVD
  *
  * The MRA (service timeout 24, no private data) goes on the wire only
- * when the peer's REQ or REP arrives again, and for a REQ also once
+ * when the peer's REQ, REP or LAP arrives again, and for a REQ also once
  * ib_pdcm's early_mra_pct (default 75; 0: never) of the peer's wait for
  * an answer has passed.  The id moves to IB_CM_MRA_REQ_SENT or
- * IB_CM_MRA_REP_SENT.  ib_cm also accepts an established id with a LAP
- * received; pdcm has no LAP, so no id is ever in that state.
+ * IB_CM_MRA_REP_SENT, or, established with a LAP received, its lap_state
+ * to IB_CM_MRA_LAP_SENT.
  *
  * Context: any context that may take a spinlock.
  * Return: 0; -EINVAL in any other state (an id already MRAed included);
@@ -772,7 +796,9 @@ int ib_prepare_cm_mra(struct ib_cm_id *cm_id)
 	enum pdcm_state state = READ_ONCE(me->pd->state);
 	int ret;
 
-	if (state != PDCM_REQ_RCVD && state != PDCM_REP_RCVD)
+	if (state != PDCM_REQ_RCVD && state != PDCM_REP_RCVD &&
+	    (state != PDCM_ESTABLISHED ||
+	     READ_ONCE(me->pd->lap_state) != PDCM_LAP_RCVD))
 		return -EINVAL;
 	ret = pdcm_send_mra(me->pd, PDCM_MRA_FLAG_DELAY | IBCM_MRA_SERVICE_TIMEOUT,
 			    NULL, 0);
@@ -783,7 +809,9 @@ EXPORT_SYMBOL(ib_prepare_cm_mra);
 #else
 /**
  * ib_send_cm_mra() - ask the peer for more time
- * @cm_id: an id in IB_CM_REQ_RCVD or IB_CM_REP_RCVD (or already MRAed)
+ * @cm_id: an id in IB_CM_REQ_RCVD or IB_CM_REP_RCVD (or already MRAed),
+ *	or established with a LAP received (lap_state IB_CM_LAP_RCVD, which
+ *	moves to IB_CM_MRA_LAP_SENT)
  * @service_timeout: the time asked for (5 bits), optionally ORed with
  *	IB_CM_MRA_FLAG_DELAY: the MRA then goes out only if the peer's
  *	message arrives again, and for a REQ also once ib_pdcm's
@@ -886,8 +914,9 @@ EXPORT_SYMBOL(ib_send_cm_sidr_rep);
  * @cm_id: the id
  * @event: IB_EVENT_COMM_EST: data arrived before the RTU; the id becomes
  *	ESTABLISHED and an IB_CM_USER_ESTABLISHED event follows.
- *	IB_EVENT_PATH_MIG: accepted on an established id (no alternate
- *	path is ever loaded, so there is nothing to switch to)
+ *	IB_EVENT_PATH_MIG: the QP migrated to its alternate path, which
+ *	becomes the id's (its MADs go there); an established id with no LAP
+ *	received only, whose lap_state becomes IB_CM_LAP_IDLE
  *
  * Context: any, including QP event handlers (atomic).
  * Return: 0; -EISCONN if already established (COMM_EST); -EINVAL in
@@ -906,9 +935,7 @@ int ib_cm_notify(struct ib_cm_id *cm_id, enum ib_event_type event)
 			ret = -EISCONN;
 		break;
 	case IB_EVENT_PATH_MIG:
-		ret = state == PDCM_ESTABLISHED ? 0 : -EINVAL;
-		if (!ret)
-			cm_id->lap_state = IB_CM_LAP_IDLE;
+		ret = pdcm_notify(me->pd, event);
 		break;
 	default:
 		ret = -EINVAL;
@@ -992,6 +1019,10 @@ EXPORT_SYMBOL(ibcm_reject_msg);
 
 static int __init ibcm_init(void)
 {
+	BUILD_BUG_ON((int)PDCM_LAP_UNINIT != (int)IB_CM_LAP_UNINIT);
+	BUILD_BUG_ON((int)PDCM_LAP_IDLE != (int)IB_CM_LAP_IDLE);
+	BUILD_BUG_ON((int)PDCM_LAP_RCVD != (int)IB_CM_LAP_RCVD);
+	BUILD_BUG_ON((int)PDCM_MRA_LAP_SENT != (int)IB_CM_MRA_LAP_SENT);
 	return 0;
 }
 

@@ -203,6 +203,11 @@ enum pdcm_state {
  *	pdcm does not raise it today: a retried REQ, REP, DREQ or SIDR_REQ
  *	that fails comes as its own *_ERROR event with @send_status, and a
  *	send that cannot be posted fails the pdcm_send_*() call itself
+ * @PDCM_LAP_RECEIVED: InfiniBand: the peer proposes a new alternate path
+ *	for an established connection (LAP); pdcm_init_qp_attr() for
+ *	IB_QPS_RTS then gives it (IB_QP_ALT_PATH).  No APR answers it, as
+ *	in ib_cm, which has had no call to send one since Linux 5.x;
+ *	pdcm_send_mra() asks the peer for more time.
  * @PDCM_NUM_EVENTS: number of event types (not an event)
  */
 enum pdcm_event_type {
@@ -222,7 +227,26 @@ enum pdcm_event_type {
 	PDCM_SIDR_REQ_RECEIVED,
 	PDCM_SIDR_REP_RECEIVED,
 	PDCM_SEND_ERROR,
+	PDCM_LAP_RECEIVED,
 	PDCM_NUM_EVENTS
+};
+
+/**
+ * enum pdcm_lap_state - where an id is in alternate path loading (LAP),
+ *	with ib_cm_lap_state's values
+ * @PDCM_LAP_UNINIT: no path migration and no LAP yet
+ * @PDCM_LAP_IDLE: after a path migration (pdcm_notify(IB_EVENT_PATH_MIG))
+ * @PDCM_LAP_RCVD: a LAP was delivered (PDCM_LAP_RECEIVED)
+ * @PDCM_MRA_LAP_SENT: ... and pdcm_send_mra() answered it
+ *
+ * pdcm sends no LAP (nor does ib_cm since Linux 5.x), so ib_cm's
+ * IB_CM_LAP_SENT (2) and IB_CM_MRA_LAP_RCVD (5) are never entered.
+ */
+enum pdcm_lap_state {
+	PDCM_LAP_UNINIT		= 0,
+	PDCM_LAP_IDLE		= 1,
+	PDCM_LAP_RCVD		= 3,
+	PDCM_MRA_LAP_SENT	= 4,
 };
 
 /* REJ reasons, IBA Vol. 1 Table 112 (the values of ib_cm_rej_reason). */
@@ -309,6 +333,10 @@ struct pdcm_ece {
  * @responder_resources: what the receiver may grant as responder: the
  *	REQ's initiator depth (the swap is done once, in pdcm)
  * @initiator_depth: the REQ's responder resources
+ * @alternate_path: InfiniBand: the alternate path from the receiver's
+ *	point of view, or NULL when the REQ has none (its alternate local
+ *	port LID is 0, as ib_cm reads it); pdcm_init_qp_attr() gives it to
+ *	the QP (IB_QP_ALT_PATH in RTR, IB_MIG_REARM in RTS)
  * @local_cm_response_timeout: how long the receiver may take (the REQ's
  *	remote CM response timeout)
  * @remote_cm_response_timeout: the active side's (the REQ's local)
@@ -327,6 +355,7 @@ struct pdcm_req_event_param {
 	void *listen_context;
 	u32 port;
 	struct sa_path_rec *primary_path;
+	struct sa_path_rec *alternate_path;
 	__be64 remote_ca_guid;
 	u32 remote_qkey;
 	u32 remote_qpn;
@@ -440,6 +469,15 @@ struct pdcm_sidr_rep_event_param {
 };
 
 /**
+ * struct pdcm_lap_event_param - a LAP
+ * @alternate_path: the proposed alternate path, from the receiver's point
+ *	of view (P_Key and MTU the connection's)
+ */
+struct pdcm_lap_event_param {
+	struct sa_path_rec *alternate_path;
+};
+
+/**
  * struct pdcm_event - what a handler receives
  * @event: which event
  * @param: its parameters, by @event
@@ -455,6 +493,7 @@ struct pdcm_event {
 		struct pdcm_mra_event_param mra_rcvd;
 		struct pdcm_sidr_req_event_param sidr_req_rcvd;
 		struct pdcm_sidr_rep_event_param sidr_rep_rcvd;
+		struct pdcm_lap_event_param lap_rcvd;
 		enum ib_wc_status send_status;
 	} param;
 	const void *private_data;
@@ -497,6 +536,7 @@ typedef int (*pdcm_handler)(struct pdcm_id *id, const struct pdcm_event *event);
  *	PDCM_REJ_PORT_CM_REDIRECT (24) whose ARI is the ClassPortInfo
  *	naming another (its RedirectQP) -- and sets it before sending again,
  *	as ib_cm_id's; 24 bits, 0 counts as 1
+ * @lap_state: enum pdcm_lap_state (read-only for ULPs, as @state)
  */
 struct pdcm_id {
 	pdcm_handler handler;
@@ -507,6 +547,7 @@ struct pdcm_id {
 	__be32 local_id;
 	__be32 remote_id;
 	u32 remote_cm_qpn;
+	enum pdcm_lap_state lap_state;
 };
 
 struct pdcm_id *pdcm_create_id(struct ib_device *device, pdcm_handler handler,
@@ -517,6 +558,9 @@ int pdcm_listen(struct pdcm_id *id, const struct pdcm_listen_attr *attr);
 /**
  * struct pdcm_req_param - what pdcm_send_req() sends
  * @primary_path: path to the passive side (for RoCE: GIDs and dmac set)
+ * @alternate_path: InfiniBand: an alternate path for automatic path
+ *	migration, or NULL; its P_Key and MTU must be the primary's, its
+ *	source GID one of the device's (any port: the QP's alternate port)
  * @sgid_attr: the GID entry to send from (RoCE: which netdev, e.g. a VLAN
  *	or its parent when both have the GID), referenced by the caller for
  *	the call; NULL: the entry of @primary_path's sgid on @port
@@ -541,6 +585,7 @@ int pdcm_listen(struct pdcm_id *id, const struct pdcm_listen_attr *attr);
  */
 struct pdcm_req_param {
 	struct sa_path_rec *primary_path;
+	struct sa_path_rec *alternate_path;
 	const struct ib_gid_attr *sgid_attr;
 	u32 port;
 	__be64 service_id;

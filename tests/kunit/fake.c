@@ -234,6 +234,21 @@ static int fake_op_path_av(struct pdcm_conn *conn, struct sa_path_rec *path,
 	return pdcm_mad_set_av(conn, &av, 0);
 }
 
+/* An alternate path's address: on the fake's one port, P_Key index 0. */
+static int fake_op_alt_av(struct pdcm_port *port, struct sa_path_rec *path,
+			  struct pdcm_alt *alt)
+{
+	struct fake *f = fake_cur;
+
+	f->nalt_av++;
+	if (f->alt_av_err)
+		return f->alt_av_err;
+	fake_av_from_path(path, port->port_num, &alt->ah_attr);
+	alt->port = port;
+	alt->pkey_index = 0;
+	return 0;
+}
+
 static const struct pdcm_transport_ops fake_ops = {
 	.send = fake_op_send,
 	.cancel = fake_op_cancel,
@@ -241,6 +256,7 @@ static const struct pdcm_transport_ops fake_ops = {
 	.reply = fake_op_reply,
 	.peer_av = fake_op_peer_av,
 	.path_av = fake_op_path_av,
+	.alt_av = fake_op_alt_av,
 };
 
 /*

@@ -14,7 +14,8 @@
  * the case completes it (fake_complete(), fake_time_out()) or pdcm cancels
  * it (completed with IB_WC_WR_FLUSH_ERR from a work item, as the MAD layer
  * does).  send_err and peer_av_err make those ops fail; the other ops are
- * counted.  The address ops build what the MAD layer would (no GID table:
+ * counted (alt_av_err makes ops->alt_av fail, as for a GID or P_Key the
+ * device lacks).  The address ops build what the MAD layer would (no GID table:
  * no sgid_attr), and install it as mad.c does (pdcm_mad_set_av());
  * remove_in_av takes the port's agent away just before that, as device
  * removal can.  fake_rx() injects a message from the peer and runs every
@@ -81,6 +82,8 @@ struct fake {
 	struct completion hold_done;
 	int send_err;			/* ops->send fails with it */
 	int peer_av_err;		/* ops->peer_av fails with it */
+	int alt_av_err;			/* ops->alt_av fails with it */
+	unsigned int nalt_av;
 	bool remove_in_av;		/* the agent goes while an av is built */
 	const struct ib_gid_attr *path_sgid_attr;	/* ops->path_av's */
 	int baseline;

@@ -34,6 +34,8 @@ struct fsm_ev {
 	void *context;
 	struct pdcm_event ev;		/* pointers in it are stale */
 	struct sa_path_rec path;
+	struct sa_path_rec alt;		/* a REQ's or LAP's alternate path */
+	bool has_alt;
 	u8 ari[PDCM_REJ_ARI_SIZE];
 	u8 pdata0;
 	u8 pdata_len;
@@ -120,6 +122,17 @@ static int fsm_handler(struct pdcm_id *id, const struct pdcm_event *ev)
 		if (ev->event == PDCM_REQ_RECEIVED &&
 		    ev->param.req_rcvd.primary_path)
 			e->path = *ev->param.req_rcvd.primary_path;
+		e->has_alt = false;
+		if (ev->event == PDCM_REQ_RECEIVED &&
+		    ev->param.req_rcvd.alternate_path) {
+			e->alt = *ev->param.req_rcvd.alternate_path;
+			e->has_alt = true;
+		}
+		if (ev->event == PDCM_LAP_RECEIVED &&
+		    ev->param.lap_rcvd.alternate_path) {
+			e->alt = *ev->param.lap_rcvd.alternate_path;
+			e->has_alt = true;
+		}
 		if (ev->event == PDCM_REJ_RECEIVED && ev->param.rej_rcvd.ari)
 			memcpy(e->ari, ev->param.rej_rcvd.ari,
 			       min_t(u8, ev->param.rej_rcvd.ari_length,
@@ -2284,8 +2297,9 @@ static void fsm_expect_req_rej(struct kunit *test, struct pdcm_msg *m,
 /*
  * REQ validation (issue 12 defect 9, IBA 12.6.5 / 12.6.7): the primary
  * path's GIDs must be where the REQ came from and went to (REJ 12), and
- * on RoCE, where there is no path migration, there is no alternate path
- * (REJ 18).  Nothing is delivered; the backlog slot is not used up.
+ * on RoCE, where ib_cm builds no address for an alternate path, a REQ
+ * with one (an alternate local LID) gets REJ 18.  Nothing is delivered;
+ * the backlog slot is not used up.
  */
 static void fsm_req_bad_paths(struct kunit *test)
 {
@@ -2302,11 +2316,17 @@ static void fsm_req_bad_paths(struct kunit *test)
 	fsm_mk_req(f, &m, f->peer_comm + 2, 0x112235);
 	m.req.alternate_path.local_lid = 5;
 	fsm_expect_req_rej(test, &m, PDCM_REJ_INVALID_ALT_GID);
+	/*
+	 * the one slot is still free: a REQ whose alternate path has no
+	 * local LID has none, as ib_cm reads it (issue 34 #13), and is
+	 * delivered
+	 */
 	fsm_mk_req(f, &m, f->peer_comm + 3, 0x112236);
 	m.req.alternate_path.remote_gid.raw[0] = 0xfe;
-	fsm_expect_req_rej(test, &m, PDCM_REJ_INVALID_ALT_GID);
-	/* the one slot is still free: a good REQ is delivered */
-	fsm_passive_req(f, f->peer_comm + 4, 0x112237);
+	m.req.alternate_path.remote_lid = 5;
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(test, fsm_last_ev()->type, PDCM_REQ_RECEIVED);
+	KUNIT_EXPECT_FALSE(test, fsm_last_ev()->has_alt);
 }
 
 /*
@@ -4966,6 +4986,480 @@ static void fsm_listen_destroyed_under_queued_req(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rep->msg.sidr_rep.status, PDCM_SIDR_UNSUPPORTED);
 }
 
+/* ---- alternate paths (issue 34 #13) --------------------------------- */
+
+/* @p as an InfiniBand path from LID @slid to LID @dlid, no GRH. */
+static void fsm_ib_path(struct fake *f, struct sa_path_rec *p, u16 slid,
+			u16 dlid)
+{
+	*p = f->path;
+	p->rec_type = SA_PATH_REC_TYPE_IB;
+	sa_path_set_slid(p, slid);
+	sa_path_set_dlid(p, dlid);
+	p->hop_limit = 0;
+}
+
+/*
+ * Our InfiniBand connection from LID 0x11 to 0x22 with an alternate path
+ * from 0x33 to 0x44 (SL 3, packet lifetime 8), up to REP_RCVD; the peer's
+ * REP has a target ACK delay of 10.
+ */
+static struct pdcm_id *fsm_apm_rep(struct fake *f, struct sa_path_rec *alt)
+{
+	struct pdcm_req_param p;
+	struct pdcm_id *id;
+	struct pdcm_msg m;
+
+	fsm_port_ib(f);
+	fsm_ib_path(f, &f->path, 0x11, 0x22);
+	fsm_ib_path(f, alt, 0x33, 0x44);
+	alt->sgid.raw[0] ^= 0x80;	/* another port's GID */
+	alt->dgid.raw[0] ^= 0x80;
+	alt->sl = 3;
+	alt->rate = IB_RATE_40_GBPS;
+	alt->flow_label = cpu_to_be32(0x12345);
+	alt->traffic_class = 0x20;
+	alt->packet_life_time = 8;
+	id = fsm_id(f);
+	fsm_req_param(f, &p);
+	p.alternate_path = alt;
+	KUNIT_ASSERT_EQ(f->test, pdcm_send_req(id, &p), 0);
+	fsm_mk_rep(f, &m, id, f->peer_comm, 0xc0ffee);
+	fake_rx(f, &m);
+	KUNIT_ASSERT_EQ(f->test, id->state, PDCM_REP_RCVD);
+	return id;
+}
+
+/*
+ * A REQ's alternate path, sent (issue 34 #13): in the REQ as ib_cm puts
+ * it, and loaded into the QP as ib_cm loads it -- IB_QP_ALT_PATH in RTR
+ * with the alternate's address, port, P_Key index and an ACK timeout that
+ * takes the REP's target ACK delay; IB_MIG_REARM in RTS.  As ib_cm, an
+ * alternate path needs the primary's P_Key and MTU and an address.  pdcm
+ * sent no alternate path and loaded none.
+ */
+static void fsm_apm_req_sent(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct ib_qp_attr a = {};
+	struct pdcm_req_param p;
+	struct sa_path_rec alt;
+	struct fake_sent *s;
+	struct pdcm_path *w;
+	struct pdcm_id *id;
+	int mask;
+
+	fsm_port_ib(f);
+	fsm_ib_path(f, &f->path, 0x11, 0x22);
+	fsm_ib_path(f, &alt, 0x33, 0x44);
+	id = fsm_id(f);
+	fsm_req_param(f, &p);
+	p.alternate_path = &alt;
+	alt.pkey = cpu_to_be16(0x8001);
+	KUNIT_EXPECT_EQ(test, pdcm_send_req(id, &p), -EINVAL);
+	alt.pkey = f->path.pkey;
+	alt.mtu = IB_MTU_2048;
+	KUNIT_EXPECT_EQ(test, pdcm_send_req(id, &p), -EINVAL);
+	alt.mtu = f->path.mtu;
+	f->alt_av_err = -EINVAL;
+	KUNIT_EXPECT_EQ(test, pdcm_send_req(id, &p), -EINVAL);
+	f->alt_av_err = 0;
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_IDLE);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_REQ), 0U);
+	fsm_destroy(f, id);
+
+	id = fsm_apm_rep(f, &alt);
+	s = fake_nth(f, 0);
+	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REQ);
+	w = &s->msg.req.alternate_path;
+	KUNIT_EXPECT_EQ(test, w->local_lid, 0x33);
+	KUNIT_EXPECT_EQ(test, w->remote_lid, 0x44);
+	KUNIT_EXPECT_EQ(test, memcmp(&w->local_gid, &alt.sgid, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&w->remote_gid, &alt.dgid, 16), 0);
+	KUNIT_EXPECT_EQ(test, w->sl, 3);
+	KUNIT_EXPECT_EQ(test, w->packet_rate, IB_RATE_40_GBPS);
+	KUNIT_EXPECT_EQ(test, w->flow_label, 0x12345U);
+	KUNIT_EXPECT_EQ(test, w->traffic_class, 0x20);
+	KUNIT_EXPECT_EQ(test, w->subnet_local, 1);
+	/* 2^(8 + 1), the fake CA's ACK delay 0 */
+	KUNIT_EXPECT_EQ(test, w->local_ack_timeout, 9);
+	KUNIT_EXPECT_EQ(test, s->msg.req.primary_path.local_lid, 0x11);
+
+	a.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_TRUE(test, mask & IB_QP_ALT_PATH);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&a.ah_attr), 0x22U);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&a.alt_ah_attr), 0x44U);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_sl(&a.alt_ah_attr), 3);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_static_rate(&a.alt_ah_attr),
+			IB_RATE_40_GBPS);
+	KUNIT_EXPECT_EQ(test, (int)a.alt_port_num, 1);
+	KUNIT_EXPECT_EQ(test, a.alt_pkey_index, 0);
+	/* the REP's target ACK delay 10 within a factor of two: 10 + 1 */
+	KUNIT_EXPECT_EQ(test, a.alt_timeout, 11);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_TRUE(test, mask & IB_QP_STATE);
+	KUNIT_EXPECT_TRUE(test, mask & IB_QP_PATH_MIG_STATE);
+	KUNIT_EXPECT_FALSE(test, mask & IB_QP_ALT_PATH);
+	KUNIT_EXPECT_EQ(test, a.path_mig_state, IB_MIG_REARM);
+
+	/* a connection without one: nothing loaded */
+	fsm_destroy(f, id);
+	id = fsm_active_rep(f, f->peer_comm + 1);
+	a.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_FALSE(test, mask & IB_QP_ALT_PATH);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_FALSE(test, mask & IB_QP_PATH_MIG_STATE);
+}
+
+/* The peer's REQ over InfiniBand with an alternate path from LID 0x31. */
+static void fsm_mk_apm_req(struct fake *f, struct pdcm_msg *m, u32 comm,
+			   u32 qpn)
+{
+	struct pdcm_path *w = &m->req.alternate_path;
+
+	fsm_mk_req(f, m, comm, qpn);
+	m->req.primary_path.local_lid = 0x21;
+	m->req.primary_path.remote_lid = 0x7;
+	m->req.primary_path.subnet_local = 1;
+	m->req.primary_path.hop_limit = 0;
+	w->local_lid = 0x31;
+	w->remote_lid = 0x8;
+	w->local_gid = m->req.primary_path.local_gid;
+	w->local_gid.raw[0] ^= 0x80;
+	w->remote_gid = m->req.primary_path.remote_gid;
+	w->sl = 5;
+	w->packet_rate = IB_RATE_56_GBPS;
+	w->flow_label = 0xabcde;
+	w->traffic_class = 0x10;
+	w->subnet_local = 1;
+	w->local_ack_timeout = 16;
+}
+
+/*
+ * A REQ's alternate path, received over InfiniBand (issue 34 #13): passed
+ * on in the receiver's terms and loaded into the QP, as ib_cm does; a REQ
+ * whose alternate local LID is 0 has none, as ib_cm reads it; one the
+ * device has no address for gets REJ INVALID_ALT_GID with the GID the REQ
+ * reached, and is not delivered.  pdcm passed none on and loaded none.
+ */
+static void fsm_apm_req_received(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	unsigned int nev, nsent;
+	struct ib_qp_attr a = {};
+	struct fake_sent *s;
+	struct pdcm_msg m;
+	struct fsm_ev *e;
+	int mask;
+
+	fsm_port_ib(f);
+	fsm_listen(f);
+	fsm_mk_apm_req(f, &m, f->peer_comm, 0x112233);
+	fsm_rx_ib(f, &m, 0x21, 0);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
+	KUNIT_ASSERT_TRUE(test, e->has_alt);
+	KUNIT_EXPECT_EQ(test, e->alt.rec_type, SA_PATH_REC_TYPE_IB);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(sa_path_get_dlid(&e->alt)), 0x31U);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(sa_path_get_slid(&e->alt)), 0x8U);
+	KUNIT_EXPECT_EQ(test, memcmp(&e->alt.dgid,
+				     &m.req.alternate_path.local_gid, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&e->alt.sgid,
+				     &m.req.alternate_path.remote_gid, 16), 0);
+	KUNIT_EXPECT_EQ(test, e->alt.sl, 5);
+	KUNIT_EXPECT_EQ(test, e->alt.rate, IB_RATE_56_GBPS);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(e->alt.flow_label), 0xabcdeU);
+	KUNIT_EXPECT_EQ(test, e->alt.traffic_class, 0x10);
+	KUNIT_EXPECT_EQ(test, e->alt.packet_life_time, 15);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(e->alt.pkey), 0xffff);
+	KUNIT_EXPECT_EQ(test, e->alt.mtu, IB_MTU_1024);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(e->alt.service_id), fsm_rec.sid);
+	a.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(e->id, &a, &mask), 0);
+	KUNIT_EXPECT_TRUE(test, mask & IB_QP_ALT_PATH);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&a.ah_attr), 0x21U);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&a.alt_ah_attr), 0x31U);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_sl(&a.alt_ah_attr), 5);
+	KUNIT_EXPECT_EQ(test, (int)a.alt_port_num, 1);
+	KUNIT_EXPECT_EQ(test, a.alt_timeout, 16);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(e->id, &a, &mask), 0);
+	KUNIT_EXPECT_TRUE(test, mask & IB_QP_PATH_MIG_STATE);
+	KUNIT_EXPECT_EQ(test, a.path_mig_state, IB_MIG_REARM);
+
+	/* no alternate local LID: no alternate path */
+	fsm_mk_apm_req(f, &m, f->peer_comm + 1, 0x112234);
+	m.req.alternate_path.local_lid = 0;
+	fsm_rx_ib(f, &m, 0x21, 0);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_REQ_RECEIVED);
+	KUNIT_EXPECT_FALSE(test, e->has_alt);
+	a.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(e->id, &a, &mask), 0);
+	KUNIT_EXPECT_FALSE(test, mask & IB_QP_ALT_PATH);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(e->id, &a, &mask), 0);
+	KUNIT_EXPECT_FALSE(test, mask & IB_QP_PATH_MIG_STATE);
+
+	/* no address for it (a GID or P_Key the device lacks): REJ 18 */
+	nev = fsm_rec.nev;
+	nsent = f->nsent;
+	f->alt_av_err = -EINVAL;
+	fsm_mk_apm_req(f, &m, f->peer_comm + 2, 0x112235);
+	fsm_rx_ib(f, &m, 0x21, 0);
+	f->alt_av_err = 0;
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_ASSERT_EQ(test, f->nsent, nsent + 1);
+	s = fake_last(f);
+	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REJ);
+	KUNIT_EXPECT_TRUE(test, s->reply);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.reason, PDCM_REJ_INVALID_ALT_GID);
+	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, f->peer_comm + 2);
+	KUNIT_ASSERT_EQ(test, s->msg.rej.ari_len, 16);
+	KUNIT_EXPECT_EQ(test, memcmp(s->msg.rej.ari,
+				     &m.req.primary_path.remote_gid, 16), 0);
+}
+
+/*
+ * IB_EVENT_PATH_MIG (issue 34 #13), as ib_cm: on an established
+ * connection with no LAP under way the alternate path becomes the
+ * connection's -- its MADs go there -- and stays the alternate the QP is
+ * given: RTS then gives only IB_QP_ALT_PATH and IB_QP_PATH_MIG_STATE,
+ * rearmed.  Before the connection is established, -EINVAL; without an
+ * alternate path nothing is switched.  From atomic context (QP events).
+ * pdcm returned 0 and switched nothing.
+ */
+static void fsm_apm_path_mig(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct ib_qp_attr a = {};
+	struct sa_path_rec alt;
+	struct pdcm_id *id, *id2;
+	unsigned long flags;
+	int mask, ret;
+
+	id = fsm_apm_rep(f, &alt);
+	KUNIT_EXPECT_EQ(test, pdcm_notify(id, IB_EVENT_PATH_MIG), -EINVAL);
+	KUNIT_ASSERT_EQ(test, pdcm_send_rtu(id, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, id->lap_state, PDCM_LAP_UNINIT);
+	local_irq_save(flags);
+	ret = pdcm_notify(id, IB_EVENT_PATH_MIG);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, id->lap_state, PDCM_LAP_IDLE);
+	/* the MADs' address is the alternate's now */
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&to_conn(id)->ah_attr), 0x44U);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_sl(&to_conn(id)->ah_attr), 3);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_EQ(test, mask, IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&a.alt_ah_attr), 0x44U);
+	KUNIT_EXPECT_EQ(test, a.alt_timeout, 11);
+	KUNIT_EXPECT_EQ(test, a.path_mig_state, IB_MIG_REARM);
+	a.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&a.ah_attr), 0x44U);
+	KUNIT_EXPECT_TRUE(test, mask & IB_QP_ALT_PATH);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&a.alt_ah_attr), 0x44U);
+	/* again: nothing more to switch to */
+	KUNIT_EXPECT_EQ(test, pdcm_notify(id, IB_EVENT_PATH_MIG), 0);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&to_conn(id)->ah_attr), 0x44U);
+	/* the DREQ still goes out, over the new path */
+	KUNIT_EXPECT_EQ(test, pdcm_send_dreq(id, NULL, 0), 0);
+
+	/* no alternate: accepted, nothing switched, RTS as before */
+	id2 = fsm_active_est(f, f->peer_comm + 1);
+	KUNIT_EXPECT_EQ(test, pdcm_notify(id2, IB_EVENT_PATH_MIG), 0);
+	KUNIT_EXPECT_EQ(test, id2->lap_state, PDCM_LAP_IDLE);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&to_conn(id2)->ah_attr), 0x22U);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id2, &a, &mask), 0);
+	KUNIT_EXPECT_TRUE(test, mask & IB_QP_STATE);
+	KUNIT_EXPECT_FALSE(test, mask & (IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE));
+}
+
+/* A LAP from the peer's @comm to @id: alternate path from LID 0x61. */
+static void fsm_mk_lap(struct pdcm_msg *m, struct pdcm_id *id, u32 comm)
+{
+	struct pdcm_path *w = &m->lap.alternate_path;
+
+	memset(m, 0, sizeof(*m));
+	pdcm_wire_init_hdr(&m->hdr, PDCM_ATTR_LAP, 0x4c000000ULL | comm);
+	m->lap.local_comm_id = comm;
+	m->lap.remote_comm_id = be32_to_cpu(id->local_id);
+	m->lap.remote_qpn_eecn = to_conn(id)->local_qpn;
+	m->lap.remote_cm_response_timeout = 16;
+	w->local_lid = 0x61;
+	w->remote_lid = 0x9;
+	w->local_gid.raw[0] = 0xfe;
+	w->local_gid.raw[15] = 0x61;
+	w->remote_gid.raw[0] = 0xfe;
+	w->remote_gid.raw[15] = 0x09;
+	w->sl = 6;
+	w->packet_rate = IB_RATE_20_GBPS;
+	w->subnet_local = 1;
+	w->local_ack_timeout = 14;
+	m->lap.private_data[0] = 0x4c;
+	m->lap.private_data_len = 1;
+}
+
+/*
+ * A LAP (issue 34 #13), as ib_cm handles it: on InfiniBand, for an
+ * established connection, the alternate path it proposes (P_Key and MTU
+ * the connection's) reaches the ULP with PDCM_LAP_RECEIVED and becomes the
+ * QP's (RTS: IB_QP_ALT_PATH, rearmed); a path migration is refused while
+ * it waits.  Its copies are counted and, once the ULP sent an MRA of it
+ * (MRAed: the LAP, in the LAP's exchange), answered with that MRA again.
+ * pdcm dropped every LAP.
+ */
+static void fsm_apm_lap(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct ib_qp_attr a = {};
+	unsigned int nev, nsent;
+	struct fake_sent *s;
+	struct pdcm_msg m;
+	struct pdcm_id *id;
+	struct fsm_ev *e;
+	long dup;
+	int mask;
+
+	fsm_port_ib(f);
+	fsm_listen(f);
+	id = fsm_passive_est(f, f->peer_comm, 0x112233);
+	fsm_mk_lap(&m, id, f->peer_comm);
+	fsm_rx_ib(f, &m, 0x21, 0);
+	e = fsm_last_ev();
+	KUNIT_ASSERT_EQ(test, e->type, PDCM_LAP_RECEIVED);
+	KUNIT_EXPECT_PTR_EQ(test, e->id, id);
+	KUNIT_ASSERT_TRUE(test, e->has_alt);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(sa_path_get_dlid(&e->alt)), 0x61U);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(sa_path_get_slid(&e->alt)), 0x9U);
+	KUNIT_EXPECT_EQ(test, e->alt.dgid.raw[15], 0x61);
+	KUNIT_EXPECT_EQ(test, e->alt.sl, 6);
+	KUNIT_EXPECT_EQ(test, e->alt.packet_life_time, 13);
+	KUNIT_EXPECT_EQ(test, e->alt.mtu, IB_MTU_1024);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(e->alt.pkey), 0xffff);
+	KUNIT_EXPECT_EQ(test, e->pdata0, 0x4c);
+	KUNIT_EXPECT_EQ(test, e->pdata_len, PDCM_LAP_PDATA_SIZE);
+	KUNIT_EXPECT_EQ(test, id->lap_state, PDCM_LAP_RCVD);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_EQ(test, mask, IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&a.alt_ah_attr), 0x61U);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_sl(&a.alt_ah_attr), 6);
+	KUNIT_EXPECT_EQ(test, a.alt_timeout, 14);
+	KUNIT_EXPECT_EQ(test, a.path_mig_state, IB_MIG_REARM);
+	KUNIT_EXPECT_EQ(test, pdcm_notify(id, IB_EVENT_PATH_MIG), -EINVAL);
+
+	/* a copy: counted, neither delivered nor answered */
+	nev = fsm_rec.nev;
+	nsent = f->nsent;
+	dup = fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_LAP);
+	fsm_rx_ib(f, &m, 0x21, 0);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_EXPECT_EQ(test, f->nsent, nsent);
+	KUNIT_EXPECT_EQ(test, fsm_cnt(f->port->cnt.rx_dup, PDCM_ATTR_LAP),
+			dup + 1);
+
+	/* the ULP's MRA: of the LAP */
+	KUNIT_ASSERT_EQ(test, pdcm_send_mra(id, 20, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, id->lap_state, PDCM_MRA_LAP_SENT);
+	KUNIT_EXPECT_EQ(test, id->state, PDCM_ESTABLISHED);
+	s = fake_last(f);
+	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_MRA);
+	KUNIT_EXPECT_EQ(test, s->msg.mra.msg_mraed, PDCM_MSG_RESPONSE_OTHER);
+	KUNIT_EXPECT_EQ(test, s->msg.mra.service_timeout, 20);
+	KUNIT_EXPECT_EQ(test, s->msg.mra.remote_comm_id, f->peer_comm);
+	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, m.hdr.tid);
+	KUNIT_EXPECT_EQ(test, pdcm_send_mra(id, 20, NULL, 0), -EINVAL);
+	/* another copy: the MRA again, to whoever sent it */
+	nsent = f->nsent;
+	fsm_rx_ib(f, &m, 0x21, 0);
+	KUNIT_ASSERT_EQ(test, f->nsent, nsent + 1);
+	s = fake_last(f);
+	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_MRA);
+	KUNIT_EXPECT_TRUE(test, s->reply);
+	KUNIT_EXPECT_EQ(test, s->msg.mra.msg_mraed, PDCM_MSG_RESPONSE_OTHER);
+	KUNIT_EXPECT_EQ(test, s->msg.mra.service_timeout, 20);
+	KUNIT_EXPECT_EQ(test, s->msg.hdr.tid, m.hdr.tid);
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+}
+
+/*
+ * What a LAP must be (issue 34 #13): from the connection's peer (both
+ * comm IDs), for our QP, with an alternate LID, an address the device can
+ * build, to an established connection, over InfiniBand (ib_cm drops a
+ * LAP on RoCE).  Anything else is counted and dropped and changes
+ * nothing.  An APR is always dropped: no LAP of ours waits for one.
+ */
+static void fsm_apm_lap_bad(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	unsigned int nev, nsent;
+	struct ib_qp_attr a = {};
+	struct pdcm_id *id, *id2;
+	struct pdcm_msg m, bad;
+	long dropped;
+	int mask;
+
+	fsm_port_ib(f);
+	fsm_listen(f);
+	id = fsm_passive_est(f, f->peer_comm, 0x112233);
+	id2 = fsm_passive_rep(f, f->peer_comm + 1, 0x112234);
+	fsm_mk_lap(&m, id, f->peer_comm);
+	nev = fsm_rec.nev;
+	nsent = f->nsent;
+	dropped = atomic_long_read(&f->port->cnt.rx_dropped);
+
+	bad = m;
+	bad.lap.local_comm_id ^= 1;		/* not the peer's comm ID */
+	fsm_rx_ib(f, &bad, 0x21, 0);
+	bad = m;
+	bad.lap.remote_qpn_eecn ^= 1;		/* not our QP */
+	fsm_rx_ib(f, &bad, 0x21, 0);
+	bad = m;
+	bad.lap.alternate_path.local_lid = 0;	/* no alternate LID */
+	fsm_rx_ib(f, &bad, 0x21, 0);
+	f->alt_av_err = -EINVAL;		/* no address for it */
+	fsm_rx_ib(f, &m, 0x21, 0);
+	f->alt_av_err = 0;
+	fsm_mk_lap(&bad, id2, f->peer_comm + 1);	/* REP_SENT */
+	fsm_rx_ib(f, &bad, 0x21, 0);
+	KUNIT_EXPECT_EQ(test, id2->lap_state, PDCM_LAP_UNINIT);
+	memset(&bad, 0, sizeof(bad));
+	pdcm_wire_init_hdr(&bad.hdr, PDCM_ATTR_APR, m.hdr.tid);
+	bad.apr.local_comm_id = f->peer_comm;
+	bad.apr.remote_comm_id = be32_to_cpu(id->local_id);
+	fsm_rx_ib(f, &bad, 0x21, 0);
+	/* RoCE: ib_cm takes no LAP there */
+	f->ibdev->port_data[1].immutable.core_cap_flags =
+		RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP | RDMA_CORE_CAP_IB_MAD |
+		RDMA_CORE_CAP_IB_CM;
+	fsm_rx_ib(f, &m, 0x21, 0);
+	fsm_port_ib(f);
+
+	KUNIT_EXPECT_EQ(test, fsm_rec.nev, nev);
+	KUNIT_EXPECT_EQ(test, f->nsent, nsent);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&f->port->cnt.rx_dropped),
+			dropped + 7);
+	KUNIT_EXPECT_EQ(test, id->lap_state, PDCM_LAP_UNINIT);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, pdcm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_FALSE(test, mask & IB_QP_ALT_PATH);
+
+	/* and the good one is taken */
+	fsm_rx_ib(f, &m, 0x21, 0);
+	KUNIT_ASSERT_EQ(test, fsm_rec.nev, nev + 1);
+	KUNIT_EXPECT_EQ(test, fsm_last_ev()->type, PDCM_LAP_RECEIVED);
+	KUNIT_EXPECT_EQ(test, id->lap_state, PDCM_LAP_RCVD);
+}
+
 static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_table_exhaustive),
 	KUNIT_CASE(fsm_table_names),
@@ -5084,6 +5578,11 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_connect_racing_removal),
 	KUNIT_CASE(fsm_routed_ib_req),
 	KUNIT_CASE(fsm_ece),
+	KUNIT_CASE(fsm_apm_req_sent),
+	KUNIT_CASE(fsm_apm_req_received),
+	KUNIT_CASE(fsm_apm_path_mig),
+	KUNIT_CASE(fsm_apm_lap),
+	KUNIT_CASE(fsm_apm_lap_bad),
 	KUNIT_CASE(fsm_xrc_qp_attr),
 	KUNIT_CASE(fsm_xrc_rep_qpn_in_eecn),
 	KUNIT_CASE(fsm_ack_timeout_adds_ca_delay),

@@ -32,6 +32,8 @@ struct ibt_ev {
 	void *context;
 	struct ib_cm_event ev;		/* pointers in it are stale */
 	struct sa_path_rec path;
+	struct sa_path_rec alt;		/* a REQ's or LAP's alternate path */
+	bool has_alt;
 	bool has_pdata;
 	u8 pdata[IB_CM_RTU_PRIVATE_DATA_SIZE];
 	u8 ari[IB_CM_REJ_ARI_LENGTH];	/* a REJ's, copied */
@@ -97,6 +99,7 @@ static unsigned int ibt_pdata_size(enum ib_cm_event_type t)
 	case IB_CM_REJ_RECEIVED: return IB_CM_REJ_PRIVATE_DATA_SIZE;
 	case IB_CM_SIDR_REQ_RECEIVED: return IB_CM_SIDR_REQ_PRIVATE_DATA_SIZE;
 	case IB_CM_SIDR_REP_RECEIVED: return IB_CM_SIDR_REP_PRIVATE_DATA_SIZE;
+	case IB_CM_LAP_RECEIVED: return IB_CM_LAP_PRIVATE_DATA_SIZE;
 	default: return 0;
 	}
 }
@@ -132,6 +135,17 @@ static int ibt_record(struct ib_cm_id *cm_id, const struct ib_cm_event *ev,
 		if (ev->event == IB_CM_REQ_RECEIVED &&
 		    ev->param.req_rcvd.primary_path)
 			e->path = *ev->param.req_rcvd.primary_path;
+		e->has_alt = false;
+		if (ev->event == IB_CM_REQ_RECEIVED &&
+		    ev->param.req_rcvd.alternate_path) {
+			e->alt = *ev->param.req_rcvd.alternate_path;
+			e->has_alt = true;
+		}
+		if (ev->event == IB_CM_LAP_RECEIVED &&
+		    ev->param.lap_rcvd.alternate_path) {
+			e->alt = *ev->param.lap_rcvd.alternate_path;
+			e->has_alt = true;
+		}
 		if (ev->event == IB_CM_REJ_RECEIVED && ev->param.rej_rcvd.ari)
 			memcpy(e->ari, ev->param.rej_rcvd.ari,
 			       min_t(u8, ev->param.rej_rcvd.ari_length,
@@ -966,6 +980,162 @@ static void ibcm_init_qp_attr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, attr.sq_psn, 0x123456U);
 }
 
+/* ---- alternate paths (issue 34 #13) --------------------------------- */
+
+/* Make the fake port an InfiniBand one, and its path a LID-routed one. */
+static void ibt_port_ib(struct fake *f)
+{
+	f->ibdev->port_data[1].immutable.core_cap_flags =
+		RDMA_CORE_CAP_PROT_IB | RDMA_CORE_CAP_IB_MAD |
+		RDMA_CORE_CAP_IB_CM;
+	f->path.rec_type = SA_PATH_REC_TYPE_IB;
+	sa_path_set_slid(&f->path, 0x11);
+	sa_path_set_dlid(&f->path, 0x22);
+	f->path.hop_limit = 0;
+}
+
+/* @m arrives over InfiniBand without a GRH, from LID @slid. */
+static void ibt_rx_ib(struct fake *f, const struct pdcm_msg *m, u16 slid)
+{
+	struct pdcm_rx rx = { .port = f->port };
+
+	rx.wc.slid = slid;
+	f->port->up->rx(&rx, m);
+	fake_settle();
+}
+
+/*
+ * Alternate paths through the drop-in (issue 34 #13), as ib_cm has them:
+ * ib_send_cm_req()'s alternate path goes out in the REQ; a received REQ's
+ * reaches the handler (req_rcvd.alternate_path, with the service ID, as
+ * rdma_cm copies it into its route); ib_cm_init_qp_attr() loads it
+ * (IB_QP_ALT_PATH); ib_cm_notify(IB_EVENT_PATH_MIG) makes it the id's
+ * (lap_state IB_CM_LAP_IDLE) and RTS then rearms it.  The drop-in sent
+ * none, passed none on and loaded none.
+ */
+static void ibcm_apm(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct ib_cm_req_param p;
+	struct ib_qp_attr a = {};
+	struct sa_path_rec alt;
+	struct ib_cm_id *id;
+	struct fake_sent *s;
+	struct pdcm_path *w;
+	struct pdcm_msg m;
+	struct ibt_ev *e;
+	int mask;
+
+	ibt_port_ib(f);
+	alt = f->path;
+	sa_path_set_slid(&alt, 0x33);
+	sa_path_set_dlid(&alt, 0x44);
+	id = ibt_id(f, NULL);
+	ibt_req_param(f, &p);
+	p.alternate_path = &alt;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(id, &p), 0);
+	s = fake_last(f);
+	KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REQ);
+	KUNIT_EXPECT_EQ(test, s->msg.req.alternate_path.local_lid, 0x33);
+	KUNIT_EXPECT_EQ(test, s->msg.req.alternate_path.remote_lid, 0x44);
+
+	ibt_listen(f, NULL);
+	fake_mk_req(f, &m, f->peer_comm, 0x112233, ibt.sid, ibt_pdata, 1);
+	m.req.primary_path.local_lid = 0x21;
+	m.req.primary_path.remote_lid = 0x7;
+	m.req.primary_path.subnet_local = 1;
+	m.req.primary_path.hop_limit = 0;
+	w = &m.req.alternate_path;
+	w->local_lid = 0x31;
+	w->remote_lid = 0x8;
+	w->local_gid = m.req.primary_path.local_gid;
+	w->remote_gid = m.req.primary_path.remote_gid;
+	w->sl = 5;
+	w->subnet_local = 1;
+	w->local_ack_timeout = 16;
+	ibt_rx_ib(f, &m, 0x21);
+	e = ibt_last();
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, e->type, IB_CM_REQ_RECEIVED);
+	KUNIT_ASSERT_TRUE(test, e->has_alt);
+	KUNIT_EXPECT_EQ(test, e->alt.rec_type, SA_PATH_REC_TYPE_IB);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(sa_path_get_dlid(&e->alt)), 0x31U);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(sa_path_get_slid(&e->alt)), 0x8U);
+	KUNIT_EXPECT_EQ(test, e->alt.sl, 5);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(e->alt.service_id), ibt.sid);
+	id = e->cm_id;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rep(id, &ibt_rep), 0);
+	fake_mk_to(&m, PDCM_ATTR_RTU, f->tid + f->peer_comm,
+		   be32_to_cpu(id->local_id), 0x00beef, f->peer_comm);
+	ibt_rx_ib(f, &m, 0x21);
+	KUNIT_ASSERT_EQ(test, id->state, IB_CM_ESTABLISHED);
+	a.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, ib_cm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_TRUE(test, mask & IB_QP_ALT_PATH);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&a.alt_ah_attr), 0x31U);
+	KUNIT_EXPECT_EQ(test, a.alt_timeout, 16);
+	KUNIT_EXPECT_EQ(test, id->lap_state, IB_CM_LAP_UNINIT);
+	KUNIT_EXPECT_EQ(test, ib_cm_notify(id, IB_EVENT_PATH_MIG), 0);
+	KUNIT_EXPECT_EQ(test, id->lap_state, IB_CM_LAP_IDLE);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, ib_cm_init_qp_attr(id, &a, &mask), 0);
+	KUNIT_EXPECT_EQ(test, mask, IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&a.alt_ah_attr), 0x31U);
+	KUNIT_EXPECT_EQ(test, a.path_mig_state, IB_MIG_REARM);
+}
+
+/*
+ * A LAP through the drop-in (issue 34 #13), as ib_cm delivers it:
+ * IB_CM_LAP_RECEIVED with its alternate path and its whole private data,
+ * lap_state IB_CM_LAP_RCVD, no path migration meanwhile; rdma_cm's kind
+ * of MRA (delayed) moves it to IB_CM_MRA_LAP_SENT and goes out when the
+ * LAP comes again.  The drop-in dropped every LAP.
+ */
+static void ibcm_lap(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct ib_cm_id *id;
+	struct fake_sent *s;
+	struct pdcm_msg m;
+	struct ibt_ev *e;
+
+	ibt_port_ib(f);
+	ibt_listen(f, NULL);
+	id = ibt_passive_est(f, f->peer_comm);
+	memset(&m, 0, sizeof(m));
+	pdcm_wire_init_hdr(&m.hdr, PDCM_ATTR_LAP, 0x4c000001ULL);
+	m.lap.local_comm_id = f->peer_comm;
+	m.lap.remote_comm_id = be32_to_cpu(id->local_id);
+	m.lap.remote_qpn_eecn = 0x00beef;
+	m.lap.alternate_path.local_lid = 0x61;
+	m.lap.alternate_path.remote_lid = 0x9;
+	m.lap.alternate_path.subnet_local = 1;
+	m.lap.alternate_path.local_ack_timeout = 14;
+	m.lap.private_data[0] = 0x4c;
+	m.lap.private_data_len = 1;
+	ibt_rx_ib(f, &m, 0x21);
+	e = ibt_last();
+	KUNIT_ASSERT_EQ(test, e->type, IB_CM_LAP_RECEIVED);
+	KUNIT_EXPECT_PTR_EQ(test, e->cm_id, id);
+	KUNIT_EXPECT_EQ(test, e->state, IB_CM_ESTABLISHED);
+	KUNIT_ASSERT_TRUE(test, e->has_alt);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(sa_path_get_dlid(&e->alt)), 0x61U);
+	KUNIT_EXPECT_TRUE(test, e->has_pdata);
+	KUNIT_EXPECT_EQ(test, e->pdata[0], 0x4c);
+	KUNIT_EXPECT_EQ(test, e->pdata[IB_CM_LAP_PRIVATE_DATA_SIZE - 1], 0);
+	KUNIT_EXPECT_EQ(test, id->lap_state, IB_CM_LAP_RCVD);
+	KUNIT_EXPECT_EQ(test, ib_cm_notify(id, IB_EVENT_PATH_MIG), -EINVAL);
+	KUNIT_ASSERT_EQ(test, ibt_delayed_mra(id), 0);
+	KUNIT_EXPECT_EQ(test, id->lap_state, IB_CM_MRA_LAP_SENT);
+	KUNIT_EXPECT_EQ(test, id->state, IB_CM_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, fake_count(f, PDCM_ATTR_MRA), 0U);
+	ibt_rx_ib(f, &m, 0x21);
+	KUNIT_ASSERT_EQ(test, fake_count(f, PDCM_ATTR_MRA), 1U);
+	s = fake_last(f);
+	KUNIT_EXPECT_EQ(test, s->msg.mra.msg_mraed, PDCM_MSG_RESPONSE_OTHER);
+	KUNIT_EXPECT_EQ(test, s->msg.mra.service_timeout, 24);
+}
+
 static struct kunit_case pdcm_ibcm_cases[] = {
 	KUNIT_CASE(ibcm_passive_inherits),
 	KUNIT_CASE(ibcm_insert_listen_shared),
@@ -985,6 +1155,8 @@ static struct kunit_case pdcm_ibcm_cases[] = {
 	KUNIT_CASE(ibcm_sidr),
 	KUNIT_CASE(ibcm_handler_destroys_other),
 	KUNIT_CASE(ibcm_init_qp_attr),
+	KUNIT_CASE(ibcm_apm),
+	KUNIT_CASE(ibcm_lap),
 	{}
 };
 

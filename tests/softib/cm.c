@@ -15,7 +15,10 @@
  *	QP on each side taken through INIT, RTR and RTS by pdcm's
  *	attributes; REQ, REP, RTU, then DREQ and DREP.  grh=1 puts a GRH in
  *	the path (hop limit 2); listen=0 connects to nobody (REJ 8); pkey
- *	puts another P_Key than 0xFFFF in the path.
+ *	puts another P_Key than 0xFFFF in the path.  alt=PA2:PB2 adds an
+ *	alternate path from port PA2 of DEV to port PB2 of DEV_B: both QPs
+ *	load it (IB_QP_ALT_PATH, IB_MIG_REARM), both sides report a path
+ *	migration once established, and the DREQ and DREP then take it.
  *	"conn N result=ok ..." records it.
  *   ud DEV PORT_A [DEV_B:]PORT_B [qkey=N] [pkey_index=N] [grh=0|1]
  *	a UD QP on each port (Q_Key 0x11110000, P_Key index 0 on the
@@ -111,6 +114,11 @@ struct scm_conn {
 	bool rtr_grh[2];
 	u16 req_bth_pkey;
 	u16 req_path_pkey;
+	u32 req_alt_dlid;
+	u32 rtr_alt_dlid[2];
+	u32 rtr_alt_port[2];
+	bool rts_rearm[2];
+	int mig[2];
 };
 
 static void scm_set_err(struct scm_conn *c, int err)
@@ -135,7 +143,15 @@ static int scm_modify(struct scm_conn *c, struct pdcm_id *id, struct ib_qp *qp,
 		c->rtr_dlid[side] = rdma_ah_get_dlid(&attr.ah_attr);
 		c->rtr_grh[side] = !!(rdma_ah_get_ah_flags(&attr.ah_attr) &
 				      IB_AH_GRH);
+		if (mask & IB_QP_ALT_PATH) {
+			c->rtr_alt_dlid[side] =
+				rdma_ah_get_dlid(&attr.alt_ah_attr);
+			c->rtr_alt_port[side] = attr.alt_port_num;
+		}
 	}
+	if (state == IB_QPS_RTS)
+		c->rts_rearm[side] = (mask & IB_QP_PATH_MIG_STATE) &&
+				     attr.path_mig_state == IB_MIG_REARM;
 	return ib_modify_qp(qp, &attr, mask);
 }
 
@@ -192,6 +208,9 @@ static int scm_req_received(struct scm_conn *c, struct pdcm_id *id,
 	c->req_remote_qpn = req->remote_qpn;
 	c->req_bth_pkey = req->bth_pkey;
 	c->req_path_pkey = be16_to_cpu(req->primary_path->pkey);
+	if (req->alternate_path)
+		c->req_alt_dlid =
+			be32_to_cpu(sa_path_get_dlid(req->alternate_path));
 	ret = scm_side_create(&c->b, c->dev, req->port, IB_QPT_RC,
 			      IB_POLL_WORKQUEUE);
 	if (ret) {
@@ -254,12 +273,12 @@ static bool scm_wait(struct completion *done)
 
 static void scm_connect(struct ib_device *dev, u32 pa, struct ib_device *devb,
 			u32 pb, bool grh, u64 sid, bool do_listen, u16 pkey,
-			char *line)
+			u32 alt_a, u32 alt_b, char *line)
 {
 	struct pdcm_listen_attr la = {};
 	struct pdcm_req_param req = {};
 	struct pdcm_id *listen = NULL, *active = NULL;
-	struct sa_path_rec path = {};
+	struct sa_path_rec path = {}, alt = {};
 	union ib_gid gid_a, gid_b;
 	int sa = -1, sb = -1;
 	u16 lid_a = 0, lid_b = 0;
@@ -312,6 +331,19 @@ static void scm_connect(struct ib_device *dev, u32 pa, struct ib_device *devb,
 
 	scm_ib_path(&path, &gid_a, lid_a, &gid_b, lid_b, grh);
 	path.pkey = cpu_to_be16(pkey);
+	if (alt_a) {
+		u16 lid_a2, lid_b2;
+		union ib_gid gid_a2, gid_b2;
+
+		ret = scm_port_addr(dev, alt_a, &lid_a2, &gid_a2);
+		if (!ret)
+			ret = scm_port_addr(devb, alt_b, &lid_b2, &gid_b2);
+		if (ret)
+			goto out;
+		scm_ib_path(&alt, &gid_a2, lid_a2, &gid_b2, lid_b2, grh);
+		alt.pkey = path.pkey;
+		req.alternate_path = &alt;
+	}
 
 	req.primary_path = &path;
 	req.port = pa;
@@ -346,6 +378,11 @@ static void scm_connect(struct ib_device *dev, u32 pa, struct ib_device *devb,
 		goto out;
 	sa = scm_qp_state(c->a.qp);
 	sb = scm_qp_state(c->b.qp);
+	if (alt_a) {
+		/* as after the QPs' IB_EVENT_PATH_MIG: the DREQ goes the new way */
+		c->mig[0] = pdcm_notify(active, IB_EVENT_PATH_MIG);
+		c->mig[1] = pdcm_notify(c->passive, IB_EVENT_PATH_MIG);
+	}
 	ret = pdcm_send_dreq(active, NULL, 0);
 	if (ret)
 		goto out;
@@ -373,6 +410,12 @@ out:
 	scnprintf(line + strlen(line), SCM_LINE - strlen(line),
 		  " bth_pkey=0x%04x path_pkey=0x%04x", c->req_bth_pkey,
 		  c->req_path_pkey);
+	if (alt_a)
+		scnprintf(line + strlen(line), SCM_LINE - strlen(line),
+			  " req_alt_dlid=%u rtr_alt_a=%u/%u rtr_alt_b=%u/%u rearm_a=%d rearm_b=%d mig_a=%d mig_b=%d",
+			  c->req_alt_dlid, c->rtr_alt_dlid[0], c->rtr_alt_port[0],
+			  c->rtr_alt_dlid[1], c->rtr_alt_port[1], c->rts_rearm[0],
+			  c->rts_rearm[1], c->mig[0], c->mig[1]);
 	scm_side_destroy(&c->b);
 	scm_side_destroy(&c->a);
 	kfree(c);
@@ -651,7 +694,7 @@ static int scm_run(char *cmd)
 {
 	char *argv[8], *p, *line, *portb, *nameb;
 	u32 pa, pb, grh = 0, qkey = SCM_UD_QKEY, pkey_index = 0, sid = 0x5ce1;
-	u32 do_listen = 1, pkey = 0xffff;
+	u32 do_listen = 1, pkey = 0xffff, alt_a = 0, alt_b = 0;
 	struct ib_device *dev, *devb;
 	bool is_conn, is_sidr;
 	int argc = 0, i, ret = 0;
@@ -685,6 +728,9 @@ static int scm_run(char *cmd)
 					    is_conn ? &do_listen : &pkey_index);
 		if (!ret && is_conn)
 			ret = scm_parse_u32(argv[i], "pkey", &pkey);
+		if (!ret && is_conn && !strncmp(argv[i], "alt=", 4))
+			ret = sscanf(argv[i] + 4, "%u:%u", &alt_a, &alt_b) == 2 &&
+			      alt_a && alt_b ? 1 : -EINVAL;
 		if (!ret)
 			ret = -EINVAL;
 	}
@@ -712,7 +758,7 @@ static int scm_run(char *cmd)
 	/* (run outside the mutex: the results stay readable meanwhile) */
 	if (is_conn)
 		scm_connect(dev, pa, devb, pb, grh, sid, do_listen, pkey,
-			    line + i);
+			    alt_a, alt_b, line + i);
 	else if (is_sidr)
 		scm_sidr(dev, pa, devb, pb, grh, line + i);
 	else

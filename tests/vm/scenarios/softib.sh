@@ -265,6 +265,28 @@ check across_rtr_lid_routed sh -c "grep '^conn 1 ' $CM/results | grep -q 'rtr_dl
 check across_sib1_cm_lid sh -c "grep -q '^port=2 lid=4 tx_lid=2 tx_grh=0 tx_cm_lid=2 tx_cm_grh=0 ' $DBG/sib1/counters || { cat $DBG/sib1/counters; false; }"
 check ud_across_devices scm ud sib1 1 sib0:2
 check ud_across_received sh -c "grep '^ud 2 ' $CM/results | grep -q 'received=1 status=0 byte_len=104 slid=3 src_qp_ok=1'"
+# an alternate path over the other ports (issue 34 #13): sib0 port 1 ->
+# sib1 port 1 (LIDs 1 -> 3), alternate sib0 port 2 -> sib1 port 2 (2 ->
+# 4).  The passive side gets the REQ's alternate path, both QPs load it
+# (alternate port 2) and arm it; after both sides' PATH_MIG the DREQ
+# leaves from sib0's port 2 and the DREP from sib1's port 2.
+P=/sys/class/infiniband
+dreq1=$(cat $P/sib0/ports/1/cm_tx_msgs/dreq)
+dreq2=$(cat $P/sib0/ports/2/cm_tx_msgs/dreq)
+drep2=$(cat $P/sib1/ports/2/cm_tx_msgs/drep)
+check connect_alt_path scm connect sib0 1 sib1:1 alt=2:2
+dbg_note "$CM" "conn 3 "
+check alt_ok scm_is "conn 3 " result ok
+check alt_req_on_port1 scm_is "conn 3 " req_port 1
+check alt_req_path scm_is "conn 3 " req_alt_dlid 2
+check alt_rtr_active scm_is "conn 3 " rtr_alt_a 4/2
+check alt_rtr_passive scm_is "conn 3 " rtr_alt_b 2/2
+check alt_rts_rearm sh -c "grep '^conn 3 ' $CM/results | grep -q 'rearm_a=1 rearm_b=1'"
+check alt_migrated sh -c "grep '^conn 3 ' $CM/results | grep -q 'mig_a=0 mig_b=0'"
+check alt_qps_rts sh -c "grep '^conn 3 ' $CM/results | grep -q 'qp_a=3 qp_b=3'"
+check alt_dreq_over_port2 sysfs_is $P/sib0/ports/2/cm_tx_msgs/dreq $((dreq2 + 1))
+check alt_no_dreq_over_port1 sysfs_is $P/sib0/ports/1/cm_tx_msgs/dreq $dreq1
+check alt_drep_over_port2 sysfs_is $P/sib1/ports/2/cm_tx_msgs/drep $((drep2 + 1))
 check unload_two_devices sh -c "rmmod softib_cm && rmmod softib && rmmod ib_pdcm"
 check no_warn_or_bug sh -c "! dmesg | grep -E 'WARNING:|BUG:|Oops|already in use'"
 suite_end
