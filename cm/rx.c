@@ -444,28 +444,27 @@ static bool pdcm_sender_matches(const struct pdcm_conn *conn,
 				const struct pdcm_msg *msg)
 {
 	u32 known = be32_to_cpu(READ_ONCE(conn->id.remote_id));
+	u32 sender = pdcm_wire_sender_id(msg);
 
 	switch (msg->hdr.attr_id) {
 	case PDCM_ATTR_REP:
-		return !known || known == msg->rep.local_comm_id;
+		return !known || known == sender;
 	case PDCM_ATTR_MRA:
 		if (msg->mra.msg_mraed == PDCM_MSG_RESPONSE_REQ)
 			return !known;
-		return known == msg->mra.local_comm_id;
+		return known == sender;
 	case PDCM_ATTR_REJ:
 		if (msg->rej.msg_rejected == PDCM_MSG_RESPONSE_REQ)
 			return !known;
-		return known == msg->rej.local_comm_id;
+		return known == sender;
 	case PDCM_ATTR_RTU:
-		return known == msg->rtu.local_comm_id;
 	case PDCM_ATTR_DREQ:
-		return known == msg->dreq.local_comm_id;
 	case PDCM_ATTR_DREP:
-		return known == msg->drep.local_comm_id;
+		return known == sender;
 	case PDCM_ATTR_SIDR_REP:
 		return true;	/* carries only our request ID */
 	case PDCM_ATTR_LAP:
-		return known && known == msg->lap.local_comm_id;
+		return known && known == sender;
 	default:
 		return false;
 	}
@@ -555,62 +554,6 @@ static void pdcm_rx_post(struct pdcm_conn *conn, struct pdcm_work *w)
 	}
 }
 
-/* The comm ID a message names as ours. */
-static u32 pdcm_our_id(const struct pdcm_msg *msg)
-{
-	switch (msg->hdr.attr_id) {
-	case PDCM_ATTR_MRA:
-		return msg->mra.remote_comm_id;
-	case PDCM_ATTR_REJ:
-		return msg->rej.remote_comm_id;
-	case PDCM_ATTR_REP:
-		return msg->rep.remote_comm_id;
-	case PDCM_ATTR_RTU:
-		return msg->rtu.remote_comm_id;
-	case PDCM_ATTR_DREQ:
-		return msg->dreq.remote_comm_id;
-	case PDCM_ATTR_DREP:
-		return msg->drep.remote_comm_id;
-	case PDCM_ATTR_SIDR_REP:
-		return msg->sidr_rep.request_id;
-	case PDCM_ATTR_LAP:
-		return msg->lap.remote_comm_id;
-	case PDCM_ATTR_APR:
-		return msg->apr.remote_comm_id;
-	default:
-		return 0;
-	}
-}
-
-/* The sender's own comm ID (its "local comm ID"), for the trace. */
-static u32 pdcm_their_id(const struct pdcm_msg *msg)
-{
-	switch (msg->hdr.attr_id) {
-	case PDCM_ATTR_REQ:
-		return msg->req.local_comm_id;
-	case PDCM_ATTR_MRA:
-		return msg->mra.local_comm_id;
-	case PDCM_ATTR_REJ:
-		return msg->rej.local_comm_id;
-	case PDCM_ATTR_REP:
-		return msg->rep.local_comm_id;
-	case PDCM_ATTR_RTU:
-		return msg->rtu.local_comm_id;
-	case PDCM_ATTR_DREQ:
-		return msg->dreq.local_comm_id;
-	case PDCM_ATTR_DREP:
-		return msg->drep.local_comm_id;
-	case PDCM_ATTR_SIDR_REQ:
-		return msg->sidr_req.request_id;
-	case PDCM_ATTR_LAP:
-		return msg->lap.local_comm_id;
-	case PDCM_ATTR_APR:
-		return msg->apr.local_comm_id;
-	default:
-		return 0;
-	}
-}
-
 /*
  * A message naming a comm ID we do not know is counted and dropped.  Only
  * a DREQ is answered (with a DREP: the peer's disconnect then completes
@@ -620,7 +563,7 @@ static u32 pdcm_their_id(const struct pdcm_msg *msg)
 static void pdcm_rx_unknown(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 {
 	atomic_long_inc(&rx->port->cnt.rx_dropped);
-	trace_pdcm_drop(msg->hdr.attr_id, pdcm_our_id(msg), "unknown comm ID");
+	trace_pdcm_drop(msg->hdr.attr_id, pdcm_wire_receiver_id(msg), "unknown comm ID");
 	if (msg->hdr.attr_id == PDCM_ATTR_DREQ)
 		pdcm_send_drep_to(rx, msg);
 }
@@ -849,11 +792,11 @@ void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 	u32 ours;
 
 	pdcm_count(rx->port->cnt.rx, msg->hdr.attr_id);
-	trace_pdcm_mad(false, msg->hdr.attr_id, pdcm_our_id(msg),
-		       pdcm_their_id(msg), msg->hdr.tid);
+	trace_pdcm_mad(false, msg->hdr.attr_id, pdcm_wire_receiver_id(msg),
+		       pdcm_wire_sender_id(msg), msg->hdr.tid);
 	if (unlikely(pdcm_test_drop(msg->hdr.attr_id))) {
 		atomic_long_inc(&rx->port->cnt.rx_dropped);
-		trace_pdcm_drop(msg->hdr.attr_id, pdcm_our_id(msg), "test_drop");
+		trace_pdcm_drop(msg->hdr.attr_id, pdcm_wire_receiver_id(msg), "test_drop");
 		return;
 	}
 	switch (msg->hdr.attr_id) {
@@ -866,11 +809,11 @@ void pdcm_cm_rx(const struct pdcm_rx *rx, const struct pdcm_msg *msg)
 	case PDCM_ATTR_APR:
 		/* we send no LAP: nothing waits for an APR, as in ib_cm */
 		atomic_long_inc(&rx->port->cnt.rx_dropped);
-		trace_pdcm_drop(msg->hdr.attr_id, pdcm_our_id(msg), "no LAP sent");
+		trace_pdcm_drop(msg->hdr.attr_id, pdcm_wire_receiver_id(msg), "no LAP sent");
 		return;
 	}
 
-	ours = pdcm_our_id(msg);
+	ours = pdcm_wire_receiver_id(msg);
 	by_remote = !ours && msg->hdr.attr_id == PDCM_ATTR_REJ &&
 		    msg->rej.reason == PDCM_REJ_TIMEOUT && msg->rej.ari_len >= 8;
 	if (by_remote) {

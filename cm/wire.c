@@ -348,29 +348,48 @@ static int pdcm_apr_check(const struct pdcm_msg *msg)
 	return msg->apr.ap_status > PDCM_APR_STATUS_MAX ? -EBADMSG : 0;
 }
 
+/*
+ * One CM message type: its name, its fields, its semantic check, and
+ * where its decoded form keeps the two IDs that name a connection:
+ * @sender_id the sender's own (its "Local Communication ID"; a SIDR_REQ's
+ * Request ID) and @receiver_id ours as the sender knows it ("Remote
+ * Communication ID"; a SIDR_REP's Request ID), each an offset into struct
+ * pdcm_msg, 0 for a message that carries no such ID (the header is at 0).
+ */
 struct pdcm_msg_type {
 	const char *name;
 	struct pdcm_layout layout;
 	int (*check)(const struct pdcm_msg *msg);
+	u16 sender_id;
+	u16 receiver_id;
 };
 
-#define PDCM_MSG_TYPE(attr, fields, chk)				\
+#define PDCM_MSG_TYPE(attr, fields, chk, snd, rcv)			\
 	[PDCM_ATTR_##attr - PDCM_ATTR_FIRST] = {			\
 		.name = #attr, .layout = PDCM_LAYOUT(fields), .check = chk, \
+		.sender_id = snd, .receiver_id = rcv,			\
 	}
+#define PDCM_ID(m, f)	offsetof(struct pdcm_msg, m.f)
+/* a message that carries both, as its member @m's local/remote_comm_id */
+#define PDCM_MSG_TYPE2(attr, fields, chk, m)				\
+	PDCM_MSG_TYPE(attr, fields, chk, PDCM_ID(m, local_comm_id),	\
+		      PDCM_ID(m, remote_comm_id))
 
 static const struct pdcm_msg_type pdcm_msg_types[] = {
-	PDCM_MSG_TYPE(REQ,	pdcm_req_fields,	pdcm_req_check),
-	PDCM_MSG_TYPE(MRA,	pdcm_mra_fields,	pdcm_mra_check),
-	PDCM_MSG_TYPE(REJ,	pdcm_rej_fields,	pdcm_rej_check),
-	PDCM_MSG_TYPE(REP,	pdcm_rep_fields,	pdcm_rep_check),
-	PDCM_MSG_TYPE(RTU,	pdcm_rtu_fields,	NULL),
-	PDCM_MSG_TYPE(DREQ,	pdcm_dreq_fields,	NULL),
-	PDCM_MSG_TYPE(DREP,	pdcm_drep_fields,	NULL),
-	PDCM_MSG_TYPE(SIDR_REQ,	pdcm_sidr_req_fields,	NULL),
-	PDCM_MSG_TYPE(SIDR_REP,	pdcm_sidr_rep_fields,	pdcm_sidr_rep_check),
-	PDCM_MSG_TYPE(LAP,	pdcm_lap_fields,	NULL),
-	PDCM_MSG_TYPE(APR,	pdcm_apr_fields,	pdcm_apr_check),
+	PDCM_MSG_TYPE(REQ,	pdcm_req_fields,	pdcm_req_check,
+		      PDCM_ID(req, local_comm_id), 0),
+	PDCM_MSG_TYPE2(MRA,	pdcm_mra_fields,	pdcm_mra_check,	mra),
+	PDCM_MSG_TYPE2(REJ,	pdcm_rej_fields,	pdcm_rej_check,	rej),
+	PDCM_MSG_TYPE2(REP,	pdcm_rep_fields,	pdcm_rep_check,	rep),
+	PDCM_MSG_TYPE2(RTU,	pdcm_rtu_fields,	NULL,		rtu),
+	PDCM_MSG_TYPE2(DREQ,	pdcm_dreq_fields,	NULL,		dreq),
+	PDCM_MSG_TYPE2(DREP,	pdcm_drep_fields,	NULL,		drep),
+	PDCM_MSG_TYPE(SIDR_REQ,	pdcm_sidr_req_fields,	NULL,
+		      PDCM_ID(sidr_req, request_id), 0),
+	PDCM_MSG_TYPE(SIDR_REP,	pdcm_sidr_rep_fields,	pdcm_sidr_rep_check,
+		      0, PDCM_ID(sidr_rep, request_id)),
+	PDCM_MSG_TYPE2(LAP,	pdcm_lap_fields,	NULL,		lap),
+	PDCM_MSG_TYPE2(APR,	pdcm_apr_fields,	pdcm_apr_check,	apr),
 };
 
 static const struct pdcm_layout pdcm_hdr_layout = PDCM_LAYOUT(pdcm_hdr_fields);
@@ -686,6 +705,46 @@ const char *pdcm_wire_attr_name(u16 attr_id)
 	return type ? type->name : "UNKNOWN";
 }
 EXPORT_SYMBOL_IF_KUNIT(pdcm_wire_attr_name);
+
+static u32 pdcm_msg_id_at(const struct pdcm_msg *msg, u16 off)
+{
+	return off ? *(const u32 *)((const u8 *)msg + off) : 0;
+}
+
+/**
+ * pdcm_wire_sender_id() - the sender's own ID in a decoded CM message
+ * @msg: a message pdcm_wire_decode() filled (or one being built)
+ *
+ * Context: any.
+ * Return: the Local Communication ID of a REQ, MRA, REJ, REP, RTU, DREQ,
+ * DREP, LAP or APR, a SIDR_REQ's Request ID, or 0 for a message that
+ * carries none (SIDR_REP, not a CM message).
+ */
+u32 pdcm_wire_sender_id(const struct pdcm_msg *msg)
+{
+	const struct pdcm_msg_type *type = pdcm_msg_type(msg->hdr.attr_id);
+
+	return type ? pdcm_msg_id_at(msg, type->sender_id) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(pdcm_wire_sender_id);
+
+/**
+ * pdcm_wire_receiver_id() - the receiver's ID in a decoded CM message
+ * @msg: a message pdcm_wire_decode() filled (or one being built)
+ *
+ * Context: any.
+ * Return: the Remote Communication ID of an MRA, REJ, REP, RTU, DREQ,
+ * DREP, LAP or APR (0 in an MRA or REJ of a REQ), a SIDR_REP's Request
+ * ID, or 0 for a message that carries none (REQ, SIDR_REQ, not a CM
+ * message).
+ */
+u32 pdcm_wire_receiver_id(const struct pdcm_msg *msg)
+{
+	const struct pdcm_msg_type *type = pdcm_msg_type(msg->hdr.attr_id);
+
+	return type ? pdcm_msg_id_at(msg, type->receiver_id) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(pdcm_wire_receiver_id);
 
 /**
  * pdcm_wire_pdata_size() - private data capacity of a CM message

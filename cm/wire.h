@@ -483,6 +483,8 @@ int pdcm_wire_encode(const struct pdcm_msg *msg, void *mad);
 void pdcm_wire_init_hdr(struct pdcm_mad_hdr *hdr, u16 attr_id, u64 tid);
 const char *pdcm_wire_attr_name(u16 attr_id);
 unsigned int pdcm_wire_pdata_size(u16 attr_id);
+u32 pdcm_wire_sender_id(const struct pdcm_msg *msg);
+u32 pdcm_wire_receiver_id(const struct pdcm_msg *msg);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 u64 pdcm_wire_get_bits(const u8 *buf, unsigned int pos, unsigned int width);

@@ -1776,6 +1776,83 @@ static void wire_test_decode_reserved_ignored(struct kunit *test)
 	}
 }
 
+/*
+ * The two IDs that name a connection, from the codec's table
+ * (pdcm_wire_sender_id/receiver_id), against <rdma/ibta_vol1_c12.h>'s
+ * fields of the encoded MAD, in the message built and in its decoded copy
+ */
+#define ID_PAIR(M)							\
+	do {								\
+		snd = IBA_GET(CM_##M##_LOCAL_COMM_ID, w);		\
+		rcv = IBA_GET(CM_##M##_REMOTE_COMM_ID, w);		\
+	} while (0)
+
+static void wire_test_comm_ids(struct kunit *test)
+{
+	struct wire_ctx *x = wire_ctx(test, 40);
+	void *w = x->wire;
+	unsigned int a, it;
+
+	for (it = 0; it < 64; it++) {
+		for (a = PDCM_ATTR_FIRST; a <= PDCM_ATTR_LAST; a++) {
+			u32 snd = 0, rcv = 0;
+
+			gen_wire(test, x, a, x->m);
+			switch (a) {
+			case PDCM_ATTR_REQ:
+				snd = IBA_GET(CM_REQ_LOCAL_COMM_ID, w);
+				break;
+			case PDCM_ATTR_MRA:
+				ID_PAIR(MRA);
+				break;
+			case PDCM_ATTR_REJ:
+				ID_PAIR(REJ);
+				break;
+			case PDCM_ATTR_REP:
+				ID_PAIR(REP);
+				break;
+			case PDCM_ATTR_RTU:
+				ID_PAIR(RTU);
+				break;
+			case PDCM_ATTR_DREQ:
+				ID_PAIR(DREQ);
+				break;
+			case PDCM_ATTR_DREP:
+				ID_PAIR(DREP);
+				break;
+			case PDCM_ATTR_SIDR_REQ:
+				snd = IBA_GET(CM_SIDR_REQ_REQUESTID, w);
+				break;
+			case PDCM_ATTR_SIDR_REP:
+				rcv = IBA_GET(CM_SIDR_REP_REQUESTID, w);
+				break;
+			case PDCM_ATTR_LAP:
+				ID_PAIR(LAP);
+				break;
+			case PDCM_ATTR_APR:
+				ID_PAIR(APR);
+				break;
+			}
+			KUNIT_ASSERT_EQ(test, pdcm_wire_decode(w, PDCM_MAD_SIZE, x->out), 0);
+			KUNIT_EXPECT_EQ_MSG(test, pdcm_wire_sender_id(x->m), snd,
+					    "%s", pdcm_wire_attr_name(a));
+			KUNIT_EXPECT_EQ_MSG(test, pdcm_wire_receiver_id(x->m), rcv,
+					    "%s", pdcm_wire_attr_name(a));
+			KUNIT_EXPECT_EQ(test, pdcm_wire_sender_id(x->out), snd);
+			KUNIT_EXPECT_EQ(test, pdcm_wire_receiver_id(x->out), rcv);
+		}
+	}
+	/* not a CM message: no IDs, whatever its bytes */
+	memset(x->m, 0xa5, sizeof(*x->m));
+	for (a = 0; a < 0x40; a++) {
+		if (a >= PDCM_ATTR_FIRST && a <= PDCM_ATTR_LAST)
+			continue;
+		x->m->hdr.attr_id = a;
+		KUNIT_EXPECT_EQ(test, pdcm_wire_sender_id(x->m), 0U);
+		KUNIT_EXPECT_EQ(test, pdcm_wire_receiver_id(x->m), 0U);
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Encode refusals                                                     */
 
@@ -2037,6 +2114,7 @@ static struct kunit_case pdcm_wire_cases[] = {
 	KUNIT_CASE(wire_test_encode_bad_hdr),
 	KUNIT_CASE(wire_test_encode_reserved_values),
 	KUNIT_CASE(wire_test_decode_fuzz),
+	KUNIT_CASE(wire_test_comm_ids),
 	{}
 };
 
