@@ -158,6 +158,21 @@ void pdcm_rej_msg(struct pdcm_msg *m, u64 tid, u32 local_id,
 	trace_pdcm_send_rej(local_id, remote_id, reason);
 }
 
+/*
+ * REJ Timeout from @conn (to @remote_id, 0 if unknown): the handshake's
+ * time ran out on our side.  Its ARI is the rejecting CA's GUID (IBA
+ * 12.6.7.2), as ib_cm sends it.
+ */
+void pdcm_rej_timeout_msg(const struct pdcm_conn *conn, struct pdcm_msg *m,
+			  u32 remote_id)
+{
+	__be64 guid = cpu_to_be64(pdcm_node_guid(conn->port));
+
+	pdcm_rej_msg(m, conn->tid, be32_to_cpu(conn->id.local_id), remote_id,
+		     PDCM_MSG_RESPONSE_OTHER, PDCM_REJ_TIMEOUT, &guid,
+		     sizeof(guid), NULL, 0);
+}
+
 /* A message of @conn to its peer: the header and both comm IDs. */
 static void pdcm_conn_msg(const struct pdcm_conn *conn, struct pdcm_msg *m,
 			  u16 attr, u64 tid, u32 *local, u32 *remote)
@@ -474,16 +489,11 @@ static bool pdcm_leave_msg(struct pdcm_conn *conn, enum pdcm_state state,
 			   struct pdcm_msg *m)
 	__must_hold(&conn->lock)
 {
-	__be64 guid;
-
 	lockdep_assert_held(&conn->lock);
 	switch (state) {
 	case PDCM_REQ_SENT:
 	case PDCM_MRA_REQ_RCVD:
-		guid = cpu_to_be64(pdcm_node_guid(conn->port));
-		pdcm_rej_msg(m, conn->tid, be32_to_cpu(conn->id.local_id), 0,
-			     PDCM_MSG_RESPONSE_OTHER, PDCM_REJ_TIMEOUT,
-			     &guid, sizeof(guid), NULL, 0);
+		pdcm_rej_timeout_msg(conn, m, 0);
 		return true;
 	case PDCM_REQ_RCVD:
 	case PDCM_MRA_REQ_SENT:

@@ -79,6 +79,8 @@ void pdcm_cancel(struct pdcm_conn *conn);
 void pdcm_rej_msg(struct pdcm_msg *m, u64 tid, u32 local_id, u32 remote_id,
 		  u8 msg_rejected, u16 reason, const void *ari, u8 ari_len,
 		  const void *pdata, u8 len);
+void pdcm_rej_timeout_msg(const struct pdcm_conn *conn, struct pdcm_msg *m,
+			  u32 remote_id);
 void pdcm_mra_msg(const struct pdcm_conn *conn, struct pdcm_msg *m,
 		  u8 msg_mraed, u8 service_timeout, const void *pdata, u8 len);
 void pdcm_rtu_msg(const struct pdcm_conn *conn, struct pdcm_msg *m,

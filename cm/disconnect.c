@@ -350,14 +350,10 @@ void pdcm_send_error_work(struct pdcm_conn *conn, enum ib_wc_status status)
 	}
 	state = conn->id.state;
 	if (conn->evicted && state == PDCM_REP_SENT) {
-		__be64 guid = cpu_to_be64(pdcm_node_guid(conn->port));
 		struct pdcm_msg m;
 
 		/* the peer learns why (best effort: it times out otherwise) */
-		pdcm_rej_msg(&m, conn->tid, be32_to_cpu(conn->id.local_id),
-			     be32_to_cpu(conn->id.remote_id),
-			     PDCM_MSG_RESPONSE_OTHER, PDCM_REJ_TIMEOUT,
-			     &guid, sizeof(guid), NULL, 0);
+		pdcm_rej_timeout_msg(conn, &m, be32_to_cpu(conn->id.remote_id));
 		pdcm_xmit(conn, &m, 0, 0);
 	}
 	conn->evicted = false;

@@ -1379,6 +1379,10 @@ static void fsm_backlog_evicts_halfopen(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->msg.rej.remote_comm_id, f->peer_comm + 1);
 	KUNIT_EXPECT_EQ(test, s->msg.rej.local_comm_id,
 			be32_to_cpu(b->local_id));
+	/* its ARI is our CA GUID, as an unanswered REQ's REJ TIMEOUT */
+	KUNIT_EXPECT_EQ(test, s->msg.rej.msg_rejected, PDCM_MSG_RESPONSE_OTHER);
+	KUNIT_ASSERT_EQ(test, s->msg.rej.ari_len, 8);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be64(s->msg.rej.ari), f->node_guid);
 
 	/* with eviction off, a full backlog drops again */
 	pdcm_halfopen_evict_ms = 0;
