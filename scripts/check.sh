@@ -34,14 +34,16 @@ mkdir -p "$LOGS"
 PASSED=0 FAILED=0 SKIPPED=0
 
 # Per kernel line: which line a result belongs to, by its name (the
-# k612_ prefix: 6.12; k73_: 7.3; cross_: the pairs with a guest on each;
-# the harness and style gates: host; everything else: 6.1).
+# k612_ prefix: 6.12; k73_: 7.3; cross_: the pair with a guest on 6.1 and
+# one on 6.12; cross73_: the pairs with a guest on 6.1 and one on 7.3; the
+# harness and style gates: host; everything else: 6.1).
 declare -A LINE_COUNTS=()
 line_of() {
 	case $1 in
 	k612_*|*.k612_*) echo 6.12 ;;
 	k73_*|*.k73_*) echo 7.3 ;;
 	cross_*) echo 6.1+6.12 ;;
+	cross73_*) echo 6.1+7.3 ;;
 	host.*|style.*|harness.*) echo host ;;
 	*) echo 6.1 ;;
 	esac
@@ -176,7 +178,7 @@ count_file() {
 # line_summary: one line per kernel line that ran, before the total.
 line_summary() {
 	local l c
-	for l in 6.1 6.12 7.3 6.1+6.12 host; do
+	for l in 6.1 6.12 7.3 6.1+6.12 6.1+7.3 host; do
 		[ -n "${LINE_COUNTS[$l]:-}" ] || continue
 		c=(${LINE_COUNTS[$l]})
 		echo "$l: ${c[0]} passed, ${c[1]} failed, ${c[2]} skipped"
@@ -709,7 +711,8 @@ vm_scenarios_6_12() {
 # the in-tree CM of 7.3 against pdcm both ways (one pair of guests), the
 # module and pdcm on both ends of rxe loopback, the shims and the drop-in
 # (one guest), and the drop-in against 7.3's ib_cm with rdma-core's tools
-# and NVMe over RDMA (ibcm_vm).
+# and NVMe over RDMA (ibcm_vm); with 6.1 in the run, the ibcm pair across
+# 6.1 and 7.3 each way (cross73_*).
 K73_PAIRS=(
 	"mad_rx_peer|mad_rx_pdcm|120"
 	"interop_rx_peer|interop_rx_pdcm|150"
@@ -726,6 +729,18 @@ vm_scenarios_7_3() {
 	VM_MEM=512 group_guest k73_stock_group "$stock/vmlinux" "$initrd" 300 "" k73_stock_ \
 		"${K73_SCENARIOS[@]}"
 	ibcm_vm "$stock/vmlinux" "$initrd" k73_
+	# across versions, one pair each way, rdma-core's tools both ways
+	# (ibcm_peer's stock CM against ibcm_pdcm's drop-in): 7.3's ib_cm (A)
+	# against the drop-in on 6.1 (B), and 6.1's ib_cm (A) against the
+	# drop-in on 7.3 (B)
+	if [ -n "${STOCK_BOOT[6.1]:-}" ]; then
+		local b61=${STOCK_BOOT[6.1]}
+		PAIR_B="$b61||768" PAIR_PREFIX=cross73_ VM_MEM=768 pairs "$stock/vmlinux" "$initrd" \
+			"ibcm_peer|ibcm_pdcm|300|stock73_ibcm_peer|dropin61_ibcm_pdcm"
+		PAIR_B="$stock/vmlinux|$initrd||768" PAIR_PREFIX=cross73_ VM_MEM=768 \
+			pairs "${b61%%|*}" "${b61#*|}" \
+			"ibcm_peer|ibcm_pdcm|300|stock61_ibcm_peer|dropin73_ibcm_pdcm"
+	fi
 }
 
 # --- ib_cm drop-in guests (Documentation/ibcm.rst) -------------------------
