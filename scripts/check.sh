@@ -588,7 +588,13 @@ check_vm() {
 		grep -q ' CHECK ' "$LOGS/build-${p}stock.log" && record PASS "style.${p}sparse" ||
 			record FAIL "style.${p}sparse" "$LOGS/build-${p}stock.log"
 	fi
-	scripts/initramfs.sh stock "$stock" "$BUILT" "$initrd" ||
+	# 7.3's image carries its source's RDMA selftests (rdma_selftests_*)
+	local st=
+	if [ "$line" = 7.3 ]; then
+		st=$(pristine_source "$line")/tools/testing/selftests
+		[ -d "$st/rdma" ] || st=
+	fi
+	PDCM_SELFTESTS=$st scripts/initramfs.sh stock "$stock" "$BUILT" "$initrd" ||
 		{ record FAIL "initramfs.${p}stock"; return; }
 	STOCK_BOOT[$line]="$stock/vmlinux|$initrd"
 	"vm_scenarios_${line//./_}"
@@ -729,6 +735,11 @@ vm_scenarios_7_3() {
 	VM_MEM=512 group_guest k73_stock_group "$stock/vmlinux" "$initrd" 300 "" k73_stock_ \
 		"${K73_SCENARIOS[@]}"
 	ibcm_vm "$stock/vmlinux" "$initrd" k73_
+	# the kernel's own RDMA selftests (tools/testing/selftests/rdma of
+	# linux-source-7.3, in the image: check_vm) through the drop-in, then
+	# on 7.3's ib_cm as their reference, on one guest
+	[ -z "$st" ] || VM_MEM=512 group_guest k73_selftests "$stock/vmlinux" "$initrd" 300 "" k73_ \
+		rdma_selftests_pdcm rdma_selftests_stock
 	# across versions, one pair each way, rdma-core's tools both ways
 	# (ibcm_peer's stock CM against ibcm_pdcm's drop-in): 7.3's ib_cm (A)
 	# against the drop-in on 6.1 (B), and 6.1's ib_cm (A) against the
