@@ -740,6 +740,12 @@ vm_scenarios_7_3() {
 	# on 7.3's ib_cm as their reference, on one guest
 	[ -z "$st" ] || VM_MEM=512 group_guest k73_selftests "$stock/vmlinux" "$initrd" 300 "" k73_ \
 		rdma_selftests_pdcm rdma_selftests_stock
+	# the hostile peer's REQ flood (3,000 never-completed REQs, probes to
+	# a second listen and to the flooded one) against pdcm on 7.3's MAD
+	# layer, which from 6.17 holds a CM agent's sends past recvq_size/4
+	# outstanding (hostile_flood_pdcm's REPs to the flood)
+	VM_MEM=512 PAIR_PREFIX=k73_ PAIR_A_WORDS="pdcmvm.flood=${FLOOD_REQS:-3000}" \
+		pairs "$stock/vmlinux" "$initrd" "hostile_flood_peer|hostile_flood_pdcm|${FLOOD_TIMEOUT:-300}"
 	# across versions, one pair each way, rdma-core's tools both ways
 	# (ibcm_peer's stock CM against ibcm_pdcm's drop-in): 7.3's ib_cm (A)
 	# against the drop-in on 6.1 (B), and 6.1's ib_cm (A) against the
