@@ -232,6 +232,8 @@ declare -A OUTSIDE_CHECK=(
 	[bench]="make bench" [bench_conn_prof]="make bench-conn"
 	[bench_conn_client]="make bench-conn" [bench_conn_server]="make bench-conn"
 )
+# the pdcm-dkms package in a 7.3 guest runs with PDCM_DEB=1 only (check_deb)
+[ "${PDCM_DEB:-0}" = 1 ] || OUTSIDE_CHECK[deb]="PDCM_DEB=1 make check"
 declare -A BOOTED=()
 
 # check_booted: in a whole run (every kernel line, no VM_ONLY), the case
@@ -828,6 +830,39 @@ dkms_count() {	# dkms_count PREFIX
 	record_lines "$1" <"$LOGS/${1}dkms.out"
 }
 
+# check_deb [LINE]: `make deb`'s pdcm-dkms (scripts/deb.sh), built and
+# checked by lintian on the host (k73_deb.build, k73_deb.lintian), then installed
+# with apt in the guest k73_stock_deb: Debian's 7.3 kernel with a disk that
+# is a trixie system (the deb root: that kernel's modules and headers,
+# gcc-14, dkms), where the package's dkms builds pdcm for the running
+# kernel (the deb scenario).  7.3 only (the deb root is trixie's), and only
+# with PDCM_DEB=1: dkms compiles pdcm inside the guest, under TCG, which
+# is longer than make check can give one guest (Documentation/testing.rst).
+check_deb() {
+	local line=${1:-6.1} p stock deb img log=$LOGS/deb-build.log
+	[ "$line" = 7.3 ] && [ "${PDCM_DEB:-0}" = 1 ] || return 0
+	p=$(line_prefix "$line")
+	vm_only "${p}stock_deb" || return 0
+	stock=$(scripts/stock-kernel.sh "$line") || { record FAIL "kernel.${p}stock"; return; }
+	scripts/deb.sh build >"$log" 2>&1
+	case $? in
+	0) record PASS "${p}deb.build"; record PASS "${p}deb.lintian" ;;
+	2) record PASS "${p}deb.build"; record FAIL "${p}deb.lintian" "$log" ;;	# (lintian's error or warning)
+	*) record FAIL "${p}deb.build" "$log"; return ;;
+	esac
+	deb=$(ls build/deb/pdcm-dkms_*_all.deb)
+	img=$(scripts/deb.sh image "$stock" 2>>"$log") || { record FAIL "${p}deb.image" "$log"; return; }
+	scripts/deb.sh initramfs "$stock" "$deb" "$PDCM_TOP/build/${p}deb.cpio" >>"$log" 2>&1 ||
+		{ record FAIL "initramfs.${p}deb" "$log"; return; }
+	# the disk's writes go to a temporary file qemu deletes (snapshot=on);
+	# the guest took 1,022 to 1,450 s on the shared machine at load 4-12
+	VM_MEM=1536 queue_job 1 guest_boot "${p}stock_deb" "$stock/vmlinux" \
+		"$PDCM_TOP/build/${p}deb.cpio" "${DEB_TIMEOUT:-2700}" "pdcmvm.scenario=deb" \
+		-device virtio-net-pci,mac=52:54:00:00:00:01,speed=10000,duplex=full \
+		-drive "file=$img,format=raw,if=virtio,snapshot=on"
+	COUNT_ORDER+=("${p}stock_deb")
+}
+
 # check_uml [LINE]: the upstream way (kunit.py on UML, LINE's source; 6.1
 # default) in the pool, named uml.* on 6.1 and k612_uml.* on 6.12;
 # uml_count reads it.
@@ -900,10 +935,11 @@ scripts/deps.sh || die "dependency install failed"
 t0=$SECONDS
 case $what in
 all) prefetch; timed check_host; timed check_style sparse; per_kernel check_kunit; per_kernel check_vm
-     per_kernel check_dkms; check_booted ;;
+     per_kernel check_dkms; per_kernel check_deb; check_booted ;;
 kunit) check_host; per_kernel check_kunit ;;
-vm) check_host; per_kernel check_vm; [ -n "${VM_ONLY:-}" ] || per_kernel check_dkms ;;
-dkms) per_kernel check_dkms ;;
+vm) check_host; per_kernel check_vm; [ -n "${VM_ONLY:-}" ] || per_kernel check_dkms
+    per_kernel check_deb ;;
+dkms) per_kernel check_dkms; per_kernel check_deb ;;
 uml) per_kernel check_uml ;;
 style) check_style ;;
 fuzz) export VM_ONLY=${VM_ONLY:-'^(kunit_)?hostile_(fuzz|flood)_'} FUZZ_MADS=${FUZZ_MADS:-1000000}
