@@ -21,6 +21,8 @@
 #   make install-modprobe-conf   etc/modprobe.d/pdcm.conf (module options)
 #   make dkms-src       copy the sources to $(DKMS_SRC)/pdcm-<version>
 #   make dkms           dkms-src, then dkms add/build/install on this machine
+#   make deb            build/deb/pdcm-dkms_<version>_all.deb (debian/, dh-dkms),
+#                       lintian-checked (scripts/deb.sh)
 #   make docs           kernel-doc + reStructuredText into build/docs/
 # Documentation/install.rst explains each of them and how to go back.
 
@@ -68,7 +70,7 @@ MODPROBE_CONF := $(INSTALL_MOD_PATH)/etc/modprobe.d/pdcm.conf
 
 .PHONY: all modules clean check check-kunit check-vm check-uml demo bench bench-conn bench-storm deps style sparse fuzz
 .PHONY: kdir install uninstall install-modprobe-conf uninstall-modprobe-conf
-.PHONY: dkms-src dkms docs
+.PHONY: dkms-src dkms deb docs
 
 all: modules
 
@@ -131,7 +133,7 @@ uninstall-modprobe-conf:
 dkms-src:
 	rm -rf $(DKMS_SRC)/pdcm-$(PDCM_VERSION)
 	mkdir -p $(DKMS_SRC)/pdcm-$(PDCM_VERSION)
-	rsync -a --exclude /build --exclude /.git --exclude '*.o' --exclude '*.ko' \
+	rsync -a --exclude /build --exclude /.git --exclude /debian --exclude '*.o' --exclude '*.ko' \
 		--exclude '.*.cmd' --exclude '*.mod*' --exclude modules.order \
 		--exclude Module.symvers ./ $(DKMS_SRC)/pdcm-$(PDCM_VERSION)/
 
@@ -139,6 +141,10 @@ dkms: dkms-src
 	dkms add -m pdcm -v $(PDCM_VERSION) --sourcetree $(DKMS_SRC)
 	dkms build -m pdcm -v $(PDCM_VERSION) -k $(KRELEASE) --kernelsourcedir $(KDIR)
 	dkms install -m pdcm -v $(PDCM_VERSION) -k $(KRELEASE) --kernelsourcedir $(KDIR)
+
+# (as root without debhelper and dh-dkms, in the deb root: scripts/deb.sh)
+deb:
+	scripts/deb.sh build
 
 docs:
 	scripts/docs.sh

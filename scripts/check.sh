@@ -34,14 +34,16 @@ mkdir -p "$LOGS"
 PASSED=0 FAILED=0 SKIPPED=0
 
 # Per kernel line: which line a result belongs to, by its name (the
-# k612_ prefix: 6.12; k73_: 7.3; cross_: the pairs with a guest on each;
-# the harness and style gates: host; everything else: 6.1).
+# k612_ prefix: 6.12; k73_: 7.3; cross_: the pair with a guest on 6.1 and
+# one on 6.12; cross73_: the pairs with a guest on 6.1 and one on 7.3; the
+# harness and style gates: host; everything else: 6.1).
 declare -A LINE_COUNTS=()
 line_of() {
 	case $1 in
 	k612_*|*.k612_*) echo 6.12 ;;
 	k73_*|*.k73_*) echo 7.3 ;;
 	cross_*) echo 6.1+6.12 ;;
+	cross73_*) echo 6.1+7.3 ;;
 	host.*|style.*|harness.*) echo host ;;
 	*) echo 6.1 ;;
 	esac
@@ -176,7 +178,7 @@ count_file() {
 # line_summary: one line per kernel line that ran, before the total.
 line_summary() {
 	local l c
-	for l in 6.1 6.12 7.3 6.1+6.12 host; do
+	for l in 6.1 6.12 7.3 6.1+6.12 6.1+7.3 host; do
 		[ -n "${LINE_COUNTS[$l]:-}" ] || continue
 		c=(${LINE_COUNTS[$l]})
 		echo "$l: ${c[0]} passed, ${c[1]} failed, ${c[2]} skipped"
@@ -231,6 +233,8 @@ declare -A OUTSIDE_CHECK=(
 	[bench_conn_client]="make bench-conn" [bench_conn_server]="make bench-conn"
 	[bench_storm_host]="make bench-storm" [bench_storm_target]="make bench-storm"
 )
+# the pdcm-dkms package in a 7.3 guest runs with PDCM_DEB=1 only (check_deb)
+[ "${PDCM_DEB:-0}" = 1 ] || OUTSIDE_CHECK[deb]="PDCM_DEB=1 make check"
 declare -A BOOTED=()
 
 # check_booted: in a whole run (every kernel line, no VM_ONLY), the case
@@ -587,7 +591,13 @@ check_vm() {
 		grep -q ' CHECK ' "$LOGS/build-${p}stock.log" && record PASS "style.${p}sparse" ||
 			record FAIL "style.${p}sparse" "$LOGS/build-${p}stock.log"
 	fi
-	scripts/initramfs.sh stock "$stock" "$BUILT" "$initrd" ||
+	# 7.3's image carries its source's RDMA selftests (rdma_selftests_*)
+	local st=
+	if [ "$line" = 7.3 ]; then
+		st=$(pristine_source "$line")/tools/testing/selftests
+		[ -d "$st/rdma" ] || st=
+	fi
+	PDCM_SELFTESTS=$st scripts/initramfs.sh stock "$stock" "$BUILT" "$initrd" ||
 		{ record FAIL "initramfs.${p}stock"; return; }
 	STOCK_BOOT[$line]="$stock/vmlinux|$initrd"
 	"vm_scenarios_${line//./_}"
@@ -710,7 +720,8 @@ vm_scenarios_6_12() {
 # the in-tree CM of 7.3 against pdcm both ways (one pair of guests), the
 # module and pdcm on both ends of rxe loopback, the shims and the drop-in
 # (one guest), and the drop-in against 7.3's ib_cm with rdma-core's tools
-# and NVMe over RDMA (ibcm_vm).
+# and NVMe over RDMA (ibcm_vm); with 6.1 in the run, the ibcm pair across
+# 6.1 and 7.3 each way (cross73_*).
 K73_PAIRS=(
 	"mad_rx_peer|mad_rx_pdcm|120"
 	"interop_rx_peer|interop_rx_pdcm|150"
@@ -727,6 +738,29 @@ vm_scenarios_7_3() {
 	VM_MEM=512 group_guest k73_stock_group "$stock/vmlinux" "$initrd" 300 "" k73_stock_ \
 		"${K73_SCENARIOS[@]}"
 	ibcm_vm "$stock/vmlinux" "$initrd" k73_
+	# the kernel's own RDMA selftests (tools/testing/selftests/rdma of
+	# linux-source-7.3, in the image: check_vm) through the drop-in, then
+	# on 7.3's ib_cm as their reference, on one guest
+	[ -z "$st" ] || VM_MEM=512 group_guest k73_selftests "$stock/vmlinux" "$initrd" 300 "" k73_ \
+		rdma_selftests_pdcm rdma_selftests_stock
+	# the hostile peer's REQ flood (3,000 never-completed REQs, probes to
+	# a second listen and to the flooded one) against pdcm on 7.3's MAD
+	# layer, which from 6.17 holds a CM agent's sends past recvq_size/4
+	# outstanding (hostile_flood_pdcm's REPs to the flood)
+	VM_MEM=512 PAIR_PREFIX=k73_ PAIR_A_WORDS="pdcmvm.flood=${FLOOD_REQS:-3000}" \
+		pairs "$stock/vmlinux" "$initrd" "hostile_flood_peer|hostile_flood_pdcm|${FLOOD_TIMEOUT:-300}"
+	# across versions, one pair each way, rdma-core's tools both ways
+	# (ibcm_peer's stock CM against ibcm_pdcm's drop-in): 7.3's ib_cm (A)
+	# against the drop-in on 6.1 (B), and 6.1's ib_cm (A) against the
+	# drop-in on 7.3 (B)
+	if [ -n "${STOCK_BOOT[6.1]:-}" ]; then
+		local b61=${STOCK_BOOT[6.1]}
+		PAIR_B="$b61||768" PAIR_PREFIX=cross73_ VM_MEM=768 pairs "$stock/vmlinux" "$initrd" \
+			"ibcm_peer|ibcm_pdcm|300|stock73_ibcm_peer|dropin61_ibcm_pdcm"
+		PAIR_B="$stock/vmlinux|$initrd||768" PAIR_PREFIX=cross73_ VM_MEM=768 \
+			pairs "${b61%%|*}" "${b61#*|}" \
+			"ibcm_peer|ibcm_pdcm|300|stock61_ibcm_peer|dropin73_ibcm_pdcm"
+	fi
 }
 
 # --- ib_cm drop-in guests (Documentation/ibcm.rst) -------------------------
@@ -795,6 +829,39 @@ dkms_job() {	# dkms_job STOCK PREFIX
 
 dkms_count() {	# dkms_count PREFIX
 	record_lines "$1" <"$LOGS/${1}dkms.out"
+}
+
+# check_deb [LINE]: `make deb`'s pdcm-dkms (scripts/deb.sh), built and
+# checked by lintian on the host (k73_deb.build, k73_deb.lintian), then installed
+# with apt in the guest k73_stock_deb: Debian's 7.3 kernel with a disk that
+# is a trixie system (the deb root: that kernel's modules and headers,
+# gcc-14, dkms), where the package's dkms builds pdcm for the running
+# kernel (the deb scenario).  7.3 only (the deb root is trixie's), and only
+# with PDCM_DEB=1: dkms compiles pdcm inside the guest, under TCG, which
+# is longer than make check can give one guest (Documentation/testing.rst).
+check_deb() {
+	local line=${1:-6.1} p stock deb img log=$LOGS/deb-build.log
+	[ "$line" = 7.3 ] && [ "${PDCM_DEB:-0}" = 1 ] || return 0
+	p=$(line_prefix "$line")
+	vm_only "${p}stock_deb" || return 0
+	stock=$(scripts/stock-kernel.sh "$line") || { record FAIL "kernel.${p}stock"; return; }
+	scripts/deb.sh build >"$log" 2>&1
+	case $? in
+	0) record PASS "${p}deb.build"; record PASS "${p}deb.lintian" ;;
+	2) record PASS "${p}deb.build"; record FAIL "${p}deb.lintian" "$log" ;;	# (lintian's error or warning)
+	*) record FAIL "${p}deb.build" "$log"; return ;;
+	esac
+	deb=$(ls build/deb/pdcm-dkms_*_all.deb)
+	img=$(scripts/deb.sh image "$stock" 2>>"$log") || { record FAIL "${p}deb.image" "$log"; return; }
+	scripts/deb.sh initramfs "$stock" "$deb" "$PDCM_TOP/build/${p}deb.cpio" >>"$log" 2>&1 ||
+		{ record FAIL "initramfs.${p}deb" "$log"; return; }
+	# the disk's writes go to a temporary file qemu deletes (snapshot=on);
+	# the guest took 1,022 to 1,450 s on the shared machine at load 4-12
+	VM_MEM=1536 queue_job 1 guest_boot "${p}stock_deb" "$stock/vmlinux" \
+		"$PDCM_TOP/build/${p}deb.cpio" "${DEB_TIMEOUT:-2700}" "pdcmvm.scenario=deb" \
+		-device virtio-net-pci,mac=52:54:00:00:00:01,speed=10000,duplex=full \
+		-drive "file=$img,format=raw,if=virtio,snapshot=on"
+	COUNT_ORDER+=("${p}stock_deb")
 }
 
 # check_uml [LINE]: the upstream way (kunit.py on UML, LINE's source; 6.1
@@ -869,10 +936,11 @@ scripts/deps.sh || die "dependency install failed"
 t0=$SECONDS
 case $what in
 all) prefetch; timed check_host; timed check_style sparse; per_kernel check_kunit; per_kernel check_vm
-     per_kernel check_dkms; check_booted ;;
+     per_kernel check_dkms; per_kernel check_deb; check_booted ;;
 kunit) check_host; per_kernel check_kunit ;;
-vm) check_host; per_kernel check_vm; [ -n "${VM_ONLY:-}" ] || per_kernel check_dkms ;;
-dkms) per_kernel check_dkms ;;
+vm) check_host; per_kernel check_vm; [ -n "${VM_ONLY:-}" ] || per_kernel check_dkms
+    per_kernel check_deb ;;
+dkms) per_kernel check_dkms; per_kernel check_deb ;;
 uml) per_kernel check_uml ;;
 style) check_style ;;
 fuzz) export VM_ONLY=${VM_ONLY:-'^(kunit_)?hostile_(fuzz|flood)_'} FUZZ_MADS=${FUZZ_MADS:-1000000}

@@ -33,6 +33,7 @@ pkgs=(
 	ccache			# pdcm's own builds, three per kernel line (common.sh)
 	debootstrap		# the trixie build root (scripts/trixie-root.sh): 7.3's headers need trixie's libc
 	dkms			# check.sh dkms: DKMS build/install into a throwaway root
+	e2fsprogs		# mke2fs -d: the disk of the pdcm-dkms guest (scripts/deb.sh)
 	openssl			# dkms: signs the module with a throwaway key, as on a host
 	python3-docutils	# make docs: rst2html, errors and warnings fail the build
 	libibumad-dev		# tests/hostile: the hostile CM peer is built against libibumad

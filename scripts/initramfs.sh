@@ -44,6 +44,21 @@ done
 for t in "${tools[@]}"; do
 	[ -x "$t" ] && cp "$t" "$R/usr/bin/"
 done
+# PDCM_SELFTESTS=DIR (a kernel source's tools/testing/selftests, 7.1 and
+# later: check.sh gives 7.3's): its rdma/ scripts and the KTAP helpers they
+# source in /pdcm/selftests, and in /pdcm/selftests/bin what they run that
+# busybox lacks (bash, iproute2's ip with netns and tuntap, ss), with their
+# libraries; the modules they load (tun, veth, dummy) below.
+# (rdma_selftests_lib.sh)
+if [ -n "${PDCM_SELFTESTS:-}" ]; then
+	mkdir -p "$R/pdcm/selftests/rdma" "$R/pdcm/selftests/kselftest" "$R/pdcm/selftests/bin"
+	cp "$PDCM_SELFTESTS"/rdma/*.sh "$PDCM_SELFTESTS/rdma/Makefile" "$R/pdcm/selftests/rdma/"
+	cp "$PDCM_SELFTESTS/kselftest/ktap_helpers.sh" "$R/pdcm/selftests/kselftest/"
+	for t in /usr/bin/bash /usr/bin/ip /usr/bin/ss; do
+		cp "$t" "$R/pdcm/selftests/bin/"
+		tools+=("$t")
+	done
+fi
 # The hostile CM peer (tests/hostile), built here for the guests' libc.
 gcc -O2 -Wall -Wextra -Werror -o "$R/usr/bin/cmhostile" \
 	"$PDCM_TOP/tests/hostile/cmhostile.c" -libumad
@@ -107,7 +122,7 @@ stock)
 	for m in crc32_generic virtio_pci virtio_net rdma_rxe ib_core ib_uverbs \
 		 ib_umad ib_cm iw_cm rdma_cm rdma_ucm nvme_rdma nvmet_rdma \
 		 ib_ipoib ib_srp ib_srpt 8021q sd_mod nfsd nfsv4 rpcrdma ib_isert \
-		 ib_iser crc32c_generic rds_rdma; do
+		 ib_iser crc32c_generic rds_rdma ${PDCM_SELFTESTS:+tun veth dummy}; do
 		# (7.x has no crc32_generic: rxe calls the crc32 library)
 		{ modprobe -d "$kdir/root" -S "$kver" --show-depends "$m" 2>/dev/null || true; } |
 			awk '$1 == "insmod" {print $2}'

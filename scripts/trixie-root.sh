@@ -21,8 +21,10 @@ set -euo pipefail
 # gcc-14-for-host brings only x86_64-linux-gnu-as and gcc runs `as` (kbuild's
 # probes then fail silently and the build stops at "Compiler does not
 # support fentry?"); ccache for pdcm_ccache's cache, shared with the host's
-# builds; rsync and gawk for the scripts that run in it.
-root_pkgs() { echo "linux-headers-$1 make binutils ccache"; }
+# builds; rsync and gawk for the scripts that run in it.  TRIXIE_EXTRA:
+# more packages, which make another root (its key hashes the whole list):
+# scripts/deb.sh's, with dkms and what builds and checks the .deb.
+root_pkgs() { echo "linux-headers-$1 make binutils ccache${TRIXIE_EXTRA:+ $TRIXIE_EXTRA}"; }
 
 [ "$(id -u)" = 0 ] || die "trixie-root.sh: needs root (debootstrap, chroot)"
 
