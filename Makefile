@@ -12,6 +12,8 @@
 #                       100,000-REQ flood (Documentation/robustness.rst)
 #   make bench-conn     connection setup: stock ib_cm against pdcm's drop-in
 #                       under rdma-core's cmtime (Documentation/performance.rst)
+#   make bench-cm       the CMs alone: stock ib_cm against pdcm's drop-in,
+#                       N handshakes over softib's IB ports (same document)
 #   make demo           boot a stock Debian guest and show pdcm working on rxe
 #   make install        build the production modules (no test modules) and
 #                       install them into /lib/modules/<rel>/updates, depmod;
@@ -64,7 +66,7 @@ PDCM_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 DKMS_SRC ?= /usr/src
 MODPROBE_CONF := $(INSTALL_MOD_PATH)/etc/modprobe.d/pdcm.conf
 
-.PHONY: all modules clean check check-kunit check-vm check-uml demo bench bench-conn deps style sparse fuzz
+.PHONY: all modules clean check check-kunit check-vm check-uml demo bench bench-conn bench-cm deps style sparse fuzz
 .PHONY: kdir install uninstall install-modprobe-conf uninstall-modprobe-conf
 .PHONY: dkms-src dkms docs
 
@@ -178,5 +180,8 @@ bench:
 
 bench-conn:
 	scripts/bench-conn.sh
+
+bench-cm:
+	scripts/bench-cm.sh
 
 endif
