@@ -20,9 +20,9 @@ NAMES = {"stock": "ib_cm", "pdcm": "pdcm"}
 # the modules each CM's own code is in (the drop-in is named ib_cm too)
 CM_MODULES = {"stock": ["ib_cm"], "pdcm": ["ib_cm", "ib_pdcm"]}
 # where the time goes: these modules, the rest of the kernel, the others
-PARTS = [("CM", None), ("ib_core", ["ib_core"]),
+PARTS = [("CM modules", None), ("ib_core", ["ib_core"]),
          ("softib", ["softib"]), ("client", ["softib_ibcm"]),
-         ("kernel", ["kernel"]), ("idle", ["idle"])]
+         ("kernel", ["kernel"])]
 
 
 def kv_fields(text):
@@ -146,8 +146,9 @@ def table(runs):
                             ratio(by["pdcm"], by["stock"])]))
     if perf:
         out.append("")
-        out.append("where the guest's CPU time went, us per handshake "
-                   "(perf cpu-clock samples by module)")
+        out.append("where the guest's busy CPU time went, us per handshake "
+                   "(perf cpu-clock samples, each charged to the innermost "
+                   "RDMA module of its call chain)")
         head = ["N", "conc", "CM"] + [p for p, _ in PARTS] + ["other", "all"]
         out.append(row(head))
         out.append(row(["---"] * len(head)))

@@ -4,9 +4,9 @@
 # make check: softib_ibcm's bench mode (tests/softib/bench.c), N
 # handshakes (REQ/REP/RTU, DREQ/DREP) between the two ports of one softib
 # device, through the kernel's ib_cm and through pdcm's drop-in, one CM
-# loaded at a time and the order alternating by round, at each N and
-# concurrency; then N connections held established at once and the slab
-# memory they hold.  Every run is one console line "bench_cm: ..." that
+# loaded at a time, each in turn for each N (the order alternating), at
+# each concurrency; first, N connections held established at once and
+# the slab memory they hold.  Every run is one console line "bench_cm: ..." that
 # scripts/bench_cm_table.py reads.  The cases check that every handshake
 # completed, on the wire of the CM under test, with no failure; never the
 # time.
@@ -14,7 +14,7 @@
 # Words (the defaults are the smoke run's):
 #   pdcmvm.bcm_n=1000           the Ns, comma-separated
 #   pdcmvm.bcm_conc=1,64,N      the concurrencies (N: all at once)
-#   pdcmvm.bcm_rounds=1         rounds (each CM once a round, alternating)
+#   pdcmvm.bcm_rounds=1         rounds (each N on each CM once a round)
 #   pdcmvm.bcm_mem=1000         N of the held pass (0: none)
 #   pdcmvm.bcm_perf=0           1: every run under perf (cpu-clock every
 #                               0.5 ms of CPU, the whole guest), its
@@ -221,26 +221,48 @@ bcm_run() {
 
 suite_begin bench_cm
 check load_softib modprobe softib
-# (the loops' variables are bcm_*: check itself sets _n)
+# bcm_slot K NAME BODY...: each CM in bcm_order K's order: loaded, 100
+# handshakes untimed (the first ones' warm-up), "BODY... CM", unloaded
+bcm_slot() {
+	_k=$1 _s=$2
+	shift 2
+	for bcm_cm in $(bcm_order "$_k"); do
+		check "${_s}_${bcm_cm}_up" bcm_up $bcm_cm
+		check "${_s}_${bcm_cm}_warmup" sh -c "echo bench sib0 1 2 n=100 conc=8 >$IBCM/ctl &&
+			grep '^bench ' $IBCM/results | tail -n 1 | grep -q ' result=ok '"
+		"$@" $bcm_cm
+		check "${_s}_${bcm_cm}_down" wait_for bcm_down 30
+	done
+}
+
+# the timed runs of one N on one CM
+bcm_ns() {	# bcm_ns ROUND N CM
+	for bcm_c in $BCM_CONC; do
+		check "r$1_$3_n$2_c$bcm_c" bcm_run "$3" "$1" "$2" $bcm_c
+	done
+}
+
+bcm_held() {	# bcm_held CM
+	# the warm-up's connections out of timewait first
+	sleep 2
+	check "$1_held_$BCM_MEM" bcm_run "$1" 1 "$BCM_MEM" 64 hold
+}
+
+# Each N of each round is a slot of its own (and the held pass one
+# before them), so that the two CMs' runs of one N are minutes apart at
+# most, and a run cut short still has both CMs' numbers for its first
+# Ns; the order alternates from slot to slot.  (The loops' variables are
+# bcm_*: check itself sets _n.)
+bcm_k=1
+if [ "$BCM_MEM" -gt 0 ]; then
+	bcm_slot $bcm_k held bcm_held
+	bcm_k=$((bcm_k + 1))
+fi
 bcm_r=1
 while [ $bcm_r -le "$BCM_ROUNDS" ]; do
-	for bcm_cm in $(bcm_order $bcm_r); do
-		bcm_p=r${bcm_r}_$bcm_cm
-		check "${bcm_p}_up" bcm_up $bcm_cm
-		# a few handshakes first: the first ones' module and cache warm-up
-		check "${bcm_p}_warmup" sh -c "echo bench sib0 1 2 n=100 conc=8 >$IBCM/ctl &&
-			grep '^bench ' $IBCM/results | tail -n 1 | grep -q ' result=ok '"
-		for bcm_n in $BCM_NS; do
-			for bcm_c in $BCM_CONC; do
-				check "${bcm_p}_n${bcm_n}_c$bcm_c" bcm_run $bcm_cm $bcm_r $bcm_n $bcm_c
-			done
-		done
-		if [ "$BCM_MEM" -gt 0 ] && [ $bcm_r -eq 1 ]; then
-			# connections of earlier runs out of timewait first
-			sleep 2
-			check "${bcm_p}_held_$BCM_MEM" bcm_run $bcm_cm $bcm_r "$BCM_MEM" 64 hold
-		fi
-		check "${bcm_p}_down" wait_for bcm_down 30
+	for bcm_n in $BCM_NS; do
+		bcm_slot $bcm_k "r${bcm_r}_n$bcm_n" bcm_ns $bcm_r $bcm_n
+		bcm_k=$((bcm_k + 1))
 	done
 	bcm_r=$((bcm_r + 1))
 done
