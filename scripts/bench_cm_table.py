@@ -22,7 +22,7 @@ CM_MODULES = {"stock": ["ib_cm"], "pdcm": ["ib_cm", "ib_pdcm"]}
 # where the time goes: these modules, the rest of the kernel, the others
 PARTS = [("CM modules", None), ("ib_core", ["ib_core"]),
          ("softib", ["softib"]), ("client", ["softib_ibcm"]),
-         ("kernel", ["kernel"])]
+         ("kernel", ["kernel"]), ("idle", ["idle"])]
 
 
 def kv_fields(text):
@@ -146,7 +146,7 @@ def table(runs):
                             ratio(by["pdcm"], by["stock"])]))
     if perf:
         out.append("")
-        out.append("where the guest's busy CPU time went, us per handshake "
+        out.append("where the guest's CPU time went, us per handshake "
                    "(perf cpu-clock samples, each charged to the innermost "
                    "RDMA module of its call chain)")
         head = ["N", "conc", "CM"] + [p for p, _ in PARTS] + ["other", "all"]

@@ -39,8 +39,10 @@
 #include "bench.h"
 
 #define SIB_BENCH_SID		0x5ce3
-/* no event for this long: the run is given up (a REQ's last retry ends
- * after 16 * (4.3 s + 2 * 67 ms), about 71 s) */
+/*
+ * No event for this long: the run is given up (a REQ's last retry ends
+ * after 16 * (4.3 s + 2 * 67 ms), about 71 s).
+ */
 #define SIB_BENCH_STALL		(120 * HZ)
 /* rdma_cm's CMA_CM_RESPONSE_TIMEOUT and CMA_MAX_CM_RETRIES */
 #define SIB_BENCH_CM_TIMEOUT	20
@@ -301,10 +303,7 @@ static u64 sib_slab_bytes(void)
 	       PAGE_SIZE;
 }
 
-/*
- * The counts of one run, as the driver thread keeps them.
- * @inflight: started and not yet established (hold) or done
- */
+/* The counts of one run, as the driver thread keeps them. */
 struct sib_brun {
 	u32 started;
 	u32 established;
@@ -476,8 +475,10 @@ void sib_bench_run(struct ib_device *dev, u32 pa, u32 pb, u32 n, u32 conc,
 		;
 	ret = 0;
 out:
-	/* what a stall or an error left: the CM ends it (the listen first,
-	 * so that no passive side appears meanwhile) */
+	/*
+	 * What a stall or an error left: the CM ends it (the listen first,
+	 * so that no passive side appears meanwhile).
+	 */
 	if (listen)
 		ib_destroy_cm_id(listen);
 	if (b->conns) {

@@ -117,15 +117,17 @@ bcm_delta() {
 # bcm_perf_mods CM N CONC: /tmp/perf.data's samples by module, as
 # samples_MODULE=N (kernel: the kernel image; idle: the idle task in the
 # kernel; user: user space; all: the total), and the run's hottest
-# functions as "bench_cm_sym:" console lines.  A sample is charged to the innermost frame of its call chain
-# that is in one of the RDMA modules (the CM's, ib_core, softib, the
-# client), so that the kernel's own functions count for the module that
-# called them: without a PMU, perf samples on a timer, and a sample
-# taken while interrupts were off lands on the function that turned
-# them on again (_raw_spin_unlock_irqrestore), not on the CM code that
-# held the lock.  Modules are told by their address ranges in
-# /proc/modules (perf maps every module sample to the kernel here);
-# awk's numbers are doubles, so the low 32 bits of addresses of
+# functions as "bench_cm_sym:" console lines (MODULE:FUNCTION, and
+# MODULE:FUNCTION<-LEAF where the sample landed in LEAF, a kernel
+# function that FUNCTION called).  A sample is charged to the innermost
+# frame of its call chain that is in one of the RDMA modules (the CM's,
+# ib_core, softib, the client), so that the kernel's own functions count
+# for the module that called them: without a PMU, perf samples on a
+# timer, and a sample taken while interrupts were off lands on the
+# function that turned them on again (_raw_spin_unlock_irqrestore), not
+# on the code that ran with them off.  Modules are told by their address
+# ranges in /proc/modules (perf maps every module sample to the kernel
+# here); awk's numbers are doubles, so the low 32 bits of addresses of
 # 0xffffffff........ are compared.
 bcm_perf_mods() {
 	perf script -i /tmp/perf.data -F comm,ip,sym 2>/dev/null | awk -v cm="$1" -v n="$2" -v c="$3" '
@@ -153,6 +155,8 @@ bcm_perf_mods() {
 				if (x in rdma) { d = x; f = sym[i]; break }
 			}
 			s[d]++; all++; fn[d ":" f]++
+			# and the function the sample landed in, if another
+			if (f != sym[1]) leaf[d ":" f "<-" sym[1]]++
 			nf = 0
 		}
 		NR == FNR {
@@ -174,10 +178,11 @@ bcm_perf_mods() {
 			for (d in s) printf "samples_%s=%d ", d, s[d]
 			printf "samples_all=%d\n", all + 0
 			for (k in fn) if (fn[k] * 100 >= all) printf "%d %s\n", fn[k], k
+			for (k in leaf) if (leaf[k] * 200 >= all) printf "%d %s\n", leaf[k], k
 		}
 	' /proc/modules - >/tmp/perf.mods
 	head -n 1 /tmp/perf.mods
-	tail -n +2 /tmp/perf.mods | sort -rn | head -n 20 | while read -r _cnt _f; do
+	tail -n +2 /tmp/perf.mods | sort -rn | head -n 30 | while read -r _cnt _f; do
 		kmsg "bench_cm_sym: cm=$1 n=$2 conc=$3 samples=$_cnt $_f"
 	done
 }
