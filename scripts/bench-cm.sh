@@ -57,7 +57,11 @@ log "bench-cm: N = $BENCH_N, concurrency $BENCH_CONC, $BENCH_ROUNDS round(s), $k
 t0=$SECONDS
 VM_MEM=$mem vm_run build/logs/bench-cm.log "$stock/vmlinux" build/bench-cm.cpio.gz 14400 "$words" || true
 log "bench-cm: $((SECONDS - t0)) s"
+# (the case count tests/vm/expected declares is the smoke run's: knobs
+# that leave out an N or a concurrency run fewer)
 python3 tests/vm/ktap.py build/logs/bench-cm.log bench_cm bench_cm >build/logs/bench-cm.ktap ||
-	{ grep -v '^PASS' build/logs/bench-cm.ktap; \
-	  log "the run failed (build/logs/bench-cm.log); its numbers follow"; }
+	if grep '^FAIL' build/logs/bench-cm.ktap | grep -qv '^FAIL bench_cm\.declared$'; then
+		grep -v '^PASS' build/logs/bench-cm.ktap
+		log "the run failed (build/logs/bench-cm.log); its numbers follow"
+	fi
 python3 scripts/bench_cm_table.py build/logs/bench-cm.log | tee build/logs/bench-cm.table

@@ -155,7 +155,8 @@ def table(runs):
         for n, cw, conc in keys:
             for cm in CMS:
                 rs = [r for r in timed if r["cm"] == cm and
-                      int(r["n"]) == n and int(r["conc"]) == conc]
+                      int(r["n"]) == n and int(r["conc"]) == conc
+                      and "period_ns" in r]
                 if not rs:
                     continue
                 cells = [fmt(n), "N" if cw == "N" else fmt(conc), NAMES[cm]]
