@@ -6,10 +6,10 @@
 # device, through the kernel's ib_cm and through pdcm's drop-in, one CM
 # loaded at a time, each in turn for each N (the order alternating), at
 # each concurrency; first, N connections held established at once and
-# the slab memory they hold.  Every run is one console line "bench_cm: ..." that
-# scripts/bench_cm_table.py reads.  The cases check that every handshake
-# completed, on the wire of the CM under test, with no failure; never the
-# time.
+# the slab memory they hold.  Every run is one console line
+# "bench_cm: ..." that scripts/bench_cm_table.py reads.  The cases check
+# that every handshake completed, on the wire of the CM under test, with
+# no failure; never the time.
 #
 # Words (the defaults are the smoke run's):
 #   pdcmvm.bcm_n=1000           the Ns, comma-separated
@@ -38,7 +38,7 @@ BCM_PERF=${BCM_PERF:-0}
 BCM_CMS=$(cmdline_word bcm_cms | tr , ' ')
 BCM_CMS=${BCM_CMS:-stock pdcm}
 
-# the CMs of round R, in alternating order
+# the CMs of slot K, in alternating order
 bcm_order() {
 	if [ $(($1 % 2)) -eq 1 ]; then
 		echo "$BCM_CMS"
