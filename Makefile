@@ -14,6 +14,8 @@
 #                       under rdma-core's cmtime (Documentation/performance.rst)
 #   make bench-storm    connect storms, the same two CMs: K nvme connects of
 #                       Q queues at once, P cmtime clients against one server
+#   make bench-cm       the CMs alone: stock ib_cm against pdcm's drop-in,
+#                       N handshakes over softib's IB ports (same document)
 #   make demo           boot a stock Debian guest and show pdcm working on rxe
 #   make install        build the production modules (no test modules) and
 #                       install them into /lib/modules/<rel>/updates, depmod;
@@ -68,7 +70,7 @@ PDCM_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 DKMS_SRC ?= /usr/src
 MODPROBE_CONF := $(INSTALL_MOD_PATH)/etc/modprobe.d/pdcm.conf
 
-.PHONY: all modules clean check check-kunit check-vm check-uml demo bench bench-conn bench-storm deps style sparse fuzz
+.PHONY: all modules clean check check-kunit check-vm check-uml demo bench bench-conn bench-storm bench-cm deps style sparse fuzz
 .PHONY: kdir install uninstall install-modprobe-conf uninstall-modprobe-conf
 .PHONY: dkms-src dkms deb docs
 
@@ -189,5 +191,8 @@ bench-conn:
 
 bench-storm:
 	scripts/bench-storm.sh
+
+bench-cm:
+	scripts/bench-cm.sh
 
 endif

@@ -665,8 +665,11 @@ vm_scenarios_6_1() {
 		module params trace ulp_demo bench_conn bench_demux
 	VM_MEM=512 group_guest stock_ulp "$stock/vmlinux" "$initrd" 300 "" stock_ \
 		ulp_rc ulp_demux ulp_sidr ulp_rej ulp_leak ulp_rping
+	# (bench_cm: the smoke run of `make bench-cm`, 1,000 handshakes at
+	# concurrencies 1, 64 and 1,000 on the kernel's ib_cm and on pdcm's
+	# drop-in over softib, and 1,000 held at once: every one completes)
 	VM_MEM=512 group_guest stock_shims "$stock/vmlinux" "$initrd" 300 "" stock_ \
-		shim_sdp shim_kdapl fault_remove ibcm_loop softib
+		shim_sdp shim_kdapl fault_remove ibcm_loop softib bench_cm
 	# FAULT_N=N: fault_remove with N connections moving data (default 48)
 	[ -n "${FAULT_N:-}" ] && VM_MEM=2048 guests "$stock/vmlinux" "$initrd" $((600 + 2 * FAULT_N)) \
 		"stock_fault_remove_$FAULT_N|pdcmvm.scenario=fault_remove pdcmvm.fault_n=$FAULT_N"
@@ -696,7 +699,7 @@ K612_PAIRS2=(
 	"shim_kdapl_peer|shim_kdapl_pdcm|150"
 	"interop_rping_peer|interop_rping_pdcm|150"
 )
-K612_SCENARIOS=(module ulp_rc ulp_demux shim_sdp shim_kdapl ibcm_loop softib)
+K612_SCENARIOS=(module ulp_rc ulp_demux shim_sdp shim_kdapl ibcm_loop softib bench_cm)
 
 vm_scenarios_6_12() {
 	# the in-tree CM of 6.12 against pdcm on 6.12 (two pairs of guests)

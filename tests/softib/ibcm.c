@@ -6,9 +6,11 @@
  * (compat/ib_cm.ko, which exports the same symbols with the same CRCs).
  *
  *   /sys/kernel/debug/softib_ibcm/ctl      "connect DEV PORT_A PORT_B
- *                                          [grh=0|1] [listen=0|1]"
+ *                                          [grh=0|1] [listen=0|1]", or
+ *                                          "bench DEV PORT_A PORT_B n=N
+ *                                          conc=C [hold=1]" (bench.c)
  *   /sys/kernel/debug/softib_ibcm/results  "conn N ..." lines, as
- *                                          softib_cm's
+ *                                          softib_cm's, and "bench N ..."
  *
  * The listen is on the device (ib_cm has no per-port listen), service
  * 0x5ce2; the rest is as in softib_cm.
@@ -23,6 +25,7 @@
 
 #include "../kunit/ibdev.h"
 #include "scm.h"
+#include "bench.h"
 
 MODULE_DESCRIPTION("softib_ibcm: CM handshakes over softib ports on <rdma/ib_cm.h> (test)");
 MODULE_LICENSE("Dual BSD/GPL");
@@ -315,32 +318,60 @@ out:
 	kfree(c);
 }
 
-/* "connect DEV PORT_A PORT_B [grh=0|1] [listen=0|1]" */
+/* the NAME=VALUE words of a command, each into the u32 of its name */
+static int sic_args(char **argv, int argc, const char *const *names,
+		    u32 **vals, int nvals)
+{
+	int i, j;
+
+	for (i = 0; i < argc; i++) {
+		for (j = 0; j < nvals; j++) {
+			size_t l = strlen(names[j]);
+
+			if (!strncmp(argv[i], names[j], l) && argv[i][l] == '=')
+				break;
+		}
+		if (j == nvals ||
+		    kstrtou32(argv[i] + strlen(names[j]) + 1, 0, vals[j]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * "connect DEV PORT_A PORT_B [grh=0|1] [listen=0|1]" or
+ * "bench DEV PORT_A PORT_B n=N conc=C [hold=0|1]"
+ */
 static int sic_run(char *cmd)
 {
-	u32 pa, pb, grh = 0, do_listen = 1;
+	static const char *const conn_names[] = { "grh", "listen" };
+	static const char *const bench_names[] = { "n", "conc", "hold" };
+	u32 pa, pb, grh = 0, do_listen = 1, n = 0, conc = 1, hold = 0;
+	u32 *conn_vals[] = { &grh, &do_listen };
+	u32 *bench_vals[] = { &n, &conc, &hold };
 	struct ib_device *dev;
-	char *argv[6], *p, *line;
-	int argc = 0, i;
+	char *argv[8], *p, *line;
+	int argc = 0, i, ret;
 	struct sic_line *l;
+	bool bench;
 
 	while ((p = strsep(&cmd, " \t\n")) && argc < ARRAY_SIZE(argv))
 		if (*p)
 			argv[argc++] = p;
-	if (argc < 4 || strcmp(argv[0], "connect") ||
-	    kstrtou32(argv[2], 0, &pa) || kstrtou32(argv[3], 0, &pb))
+	if (argc < 4 || kstrtou32(argv[2], 0, &pa) ||
+	    kstrtou32(argv[3], 0, &pb))
 		return -EINVAL;
-	for (i = 4; i < argc; i++) {
-		if (!strncmp(argv[i], "grh=", 4)) {
-			if (kstrtou32(argv[i] + 4, 0, &grh))
-				return -EINVAL;
-		} else if (!strncmp(argv[i], "listen=", 7)) {
-			if (kstrtou32(argv[i] + 7, 0, &do_listen))
-				return -EINVAL;
-		} else {
-			return -EINVAL;
-		}
-	}
+	bench = !strcmp(argv[0], "bench");
+	if (!bench && strcmp(argv[0], "connect"))
+		return -EINVAL;
+	if (bench)
+		ret = sic_args(argv + 4, argc - 4, bench_names, bench_vals,
+			       ARRAY_SIZE(bench_vals));
+	else
+		ret = sic_args(argv + 4, argc - 4, conn_names, conn_vals,
+			       ARRAY_SIZE(conn_vals));
+	if (ret || (bench && (!n || !conc)))
+		return -EINVAL;
 	dev = pdcm_test_device_get(argv[1]);
 	if (!dev)
 		return -ENODEV;
@@ -350,10 +381,17 @@ static int sic_run(char *cmd)
 		return -ENOMEM;
 	}
 	mutex_lock(&sic_mutex);
-	i = scnprintf(line, SCM_LINE, "conn %u %s %u->%u grh=%u ", ++sic_seq,
-		      argv[1], pa, pb, grh);
+	if (bench)
+		i = scnprintf(line, SCM_LINE, "bench %u %s %u->%u ", ++sic_seq,
+			      argv[1], pa, pb);
+	else
+		i = scnprintf(line, SCM_LINE, "conn %u %s %u->%u grh=%u ",
+			      ++sic_seq, argv[1], pa, pb, grh);
 	mutex_unlock(&sic_mutex);
-	sic_connect(dev, pa, pb, grh, do_listen, line + i);
+	if (bench)
+		sib_bench_run(dev, pa, pb, n, conc, hold, line + i);
+	else
+		sic_connect(dev, pa, pb, grh, do_listen, line + i);
 	ib_device_put(dev);
 
 	mutex_lock(&sic_mutex);
