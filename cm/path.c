@@ -21,7 +21,10 @@
  * @w: the REQ field block to fill
  * @local_ack_timeout: the QP's local ACK timeout
  *
- * RoCE has no LIDs: both are the permissive LID, as ib_cm sends them.
+ * RoCE has no LIDs, and over a routed InfiniBand path (hop limit > 1)
+ * neither end knows the LIDs the far subnet uses: both are then the
+ * permissive LID, as ib_cm sends them, and the receiver takes them from
+ * the packet.
  *
  * Context: any.
  */
@@ -29,7 +32,7 @@ void pdcm_path_to_wire(struct sa_path_rec *path, struct pdcm_path *w,
 		       u8 local_ack_timeout)
 {
 	memset(w, 0, sizeof(*w));
-	if (sa_path_is_roce(path)) {
+	if (sa_path_is_roce(path) || path->hop_limit > 1) {
 		w->local_lid = be16_to_cpu(IB_LID_PERMISSIVE);
 		w->remote_lid = be16_to_cpu(IB_LID_PERMISSIVE);
 	} else {

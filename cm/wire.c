@@ -370,26 +370,30 @@ struct pdcm_msg_type {
 		.sender_id = snd, .receiver_id = rcv,			\
 	}
 #define PDCM_ID(m, f)	offsetof(struct pdcm_msg, m.f)
-/* a message that carries both, as its member @m's local/remote_comm_id */
-#define PDCM_MSG_TYPE2(attr, fields, chk, m)				\
-	PDCM_MSG_TYPE(attr, fields, chk, PDCM_ID(m, local_comm_id),	\
-		      PDCM_ID(m, remote_comm_id))
 
 static const struct pdcm_msg_type pdcm_msg_types[] = {
-	PDCM_MSG_TYPE(REQ,	pdcm_req_fields,	pdcm_req_check,
+	PDCM_MSG_TYPE(REQ, pdcm_req_fields, pdcm_req_check,
 		      PDCM_ID(req, local_comm_id), 0),
-	PDCM_MSG_TYPE2(MRA,	pdcm_mra_fields,	pdcm_mra_check,	mra),
-	PDCM_MSG_TYPE2(REJ,	pdcm_rej_fields,	pdcm_rej_check,	rej),
-	PDCM_MSG_TYPE2(REP,	pdcm_rep_fields,	pdcm_rep_check,	rep),
-	PDCM_MSG_TYPE2(RTU,	pdcm_rtu_fields,	NULL,		rtu),
-	PDCM_MSG_TYPE2(DREQ,	pdcm_dreq_fields,	NULL,		dreq),
-	PDCM_MSG_TYPE2(DREP,	pdcm_drep_fields,	NULL,		drep),
-	PDCM_MSG_TYPE(SIDR_REQ,	pdcm_sidr_req_fields,	NULL,
+	PDCM_MSG_TYPE(MRA, pdcm_mra_fields, pdcm_mra_check,
+		      PDCM_ID(mra, local_comm_id), PDCM_ID(mra, remote_comm_id)),
+	PDCM_MSG_TYPE(REJ, pdcm_rej_fields, pdcm_rej_check,
+		      PDCM_ID(rej, local_comm_id), PDCM_ID(rej, remote_comm_id)),
+	PDCM_MSG_TYPE(REP, pdcm_rep_fields, pdcm_rep_check,
+		      PDCM_ID(rep, local_comm_id), PDCM_ID(rep, remote_comm_id)),
+	PDCM_MSG_TYPE(RTU, pdcm_rtu_fields, NULL,
+		      PDCM_ID(rtu, local_comm_id), PDCM_ID(rtu, remote_comm_id)),
+	PDCM_MSG_TYPE(DREQ, pdcm_dreq_fields, NULL,
+		      PDCM_ID(dreq, local_comm_id), PDCM_ID(dreq, remote_comm_id)),
+	PDCM_MSG_TYPE(DREP, pdcm_drep_fields, NULL,
+		      PDCM_ID(drep, local_comm_id), PDCM_ID(drep, remote_comm_id)),
+	PDCM_MSG_TYPE(SIDR_REQ, pdcm_sidr_req_fields, NULL,
 		      PDCM_ID(sidr_req, request_id), 0),
-	PDCM_MSG_TYPE(SIDR_REP,	pdcm_sidr_rep_fields,	pdcm_sidr_rep_check,
+	PDCM_MSG_TYPE(SIDR_REP, pdcm_sidr_rep_fields, pdcm_sidr_rep_check,
 		      0, PDCM_ID(sidr_rep, request_id)),
-	PDCM_MSG_TYPE2(LAP,	pdcm_lap_fields,	NULL,		lap),
-	PDCM_MSG_TYPE2(APR,	pdcm_apr_fields,	pdcm_apr_check,	apr),
+	PDCM_MSG_TYPE(LAP, pdcm_lap_fields, NULL,
+		      PDCM_ID(lap, local_comm_id), PDCM_ID(lap, remote_comm_id)),
+	PDCM_MSG_TYPE(APR, pdcm_apr_fields, pdcm_apr_check,
+		      PDCM_ID(apr, local_comm_id), PDCM_ID(apr, remote_comm_id)),
 };
 
 static const struct pdcm_layout pdcm_hdr_layout = PDCM_LAYOUT(pdcm_hdr_fields);

@@ -5004,6 +5004,41 @@ static void fsm_ib_path(struct fake *f, struct sa_path_rec *p, u16 slid,
 }
 
 /*
+ * Our REQ over a routed InfiniBand path (hop limit > 1) names neither
+ * LID: we do not know the sender's LID as the far subnet sees it, nor the
+ * remote one, so both are the permissive LID and Subnet Local is 0, as
+ * ib_cm sends it (the receiver takes them from the packet,
+ * fsm_routed_ib_req); within the subnet the path's LIDs go out.
+ */
+static void fsm_routed_ib_req_sent(struct kunit *test)
+{
+	struct fake *f = FAKE(test);
+	struct pdcm_req_param p;
+	struct fake_sent *s;
+	struct pdcm_id *id;
+	unsigned int hop;
+
+	fsm_port_ib(f);
+	for (hop = 0; hop <= 2; hop++) {
+		fsm_ib_path(f, &f->path, 0x11, 0x22);
+		f->path.hop_limit = hop;
+		id = fsm_id(f);
+		fsm_req_param(f, &p);
+		KUNIT_ASSERT_EQ(test, pdcm_send_req(id, &p), 0);
+		s = fake_last(f);
+		KUNIT_ASSERT_EQ(test, s->msg.hdr.attr_id, PDCM_ATTR_REQ);
+		KUNIT_EXPECT_EQ(test, s->msg.req.primary_path.hop_limit, hop);
+		KUNIT_EXPECT_EQ(test, s->msg.req.primary_path.local_lid,
+				hop > 1 ? 0xffff : 0x11);
+		KUNIT_EXPECT_EQ(test, s->msg.req.primary_path.remote_lid,
+				hop > 1 ? 0xffff : 0x22);
+		KUNIT_EXPECT_EQ(test, s->msg.req.primary_path.subnet_local,
+				hop <= 1);
+		fsm_destroy(f, id);
+	}
+}
+
+/*
  * Our InfiniBand connection from LID 0x11 to 0x22 with an alternate path
  * from 0x33 to 0x44 (SL 3, packet lifetime 8), up to REP_RCVD; the peer's
  * REP has a target ACK delay of 10.
@@ -5581,6 +5616,7 @@ static struct kunit_case pdcm_fsm_cases[] = {
 	KUNIT_CASE(fsm_init_qp_flush),
 	KUNIT_CASE(fsm_connect_racing_removal),
 	KUNIT_CASE(fsm_routed_ib_req),
+	KUNIT_CASE(fsm_routed_ib_req_sent),
 	KUNIT_CASE(fsm_ece),
 	KUNIT_CASE(fsm_apm_req_sent),
 	KUNIT_CASE(fsm_apm_req_received),
