@@ -45,18 +45,28 @@ if [ -n "$KUNIT_KIND" ]; then
 	skip cmtime_1000_all_connect "1,000 connections cost minutes under KASAN"
 	skip cmtime_1000_at_most_10_req_retransmissions "1,000 connections cost minutes under KASAN"
 else
-	fc_retries=$(cm_count cm_tx_retries/req)
-	cmtime -b "$VM_IP" -p 7473 >/tmp/cmtime1000.server 2>&1 &
-	fc_srv=$!
-	sleep 1
-	# a fresh cmtime server's first client is not a small one (vm-harness.md)
-	retry 30 cmtime_ok -s "$VM_IP" -p 7473 -c 10 >/dev/null
-	check cmtime_1000_all_connect cmtime_ok -s "$VM_IP" -p 7473 -c 1000
-	fc_retries=$(($(cm_count cm_tx_retries/req) - fc_retries))
+	# cmtime's server (rdma-core 44) sometimes comes up refusing every
+	# REQ with REJ 28 (its QP creation failing, vm-harness.md pitfall 17;
+	# seen once on 6.12 in 3 gates, all 1,000 rejected): a second server,
+	# once, before the run counts
+	for fc_try in 1 2; do
+		cmtime -b "$VM_IP" -p 7473 >/tmp/cmtime1000.server 2>&1 &
+		fc_srv=$!
+		sleep 1
+		# a fresh cmtime server's first client is not a small one
+		retry 30 cmtime_ok -s "$VM_IP" -p 7473 -c 10 >/dev/null
+		fc_retries=$(cm_count cm_tx_retries/req)
+		cmtime_ok -s "$VM_IP" -p 7473 -c 1000 >/tmp/cmtime1000.client 2>&1
+		fc_rc=$?
+		fc_retries=$(($(cm_count cm_tx_retries/req) - fc_retries))
+		kill $fc_srv 2>/dev/null
+		wait $fc_srv 2>/dev/null
+		[ $fc_rc -eq 0 ] && break
+		kmsg "    # cmtime 1000, try $fc_try: $(grep -c REJECTED /tmp/cmtime1000.client) rejected; server: $(tail -n 3 /tmp/cmtime1000.server | tr '\n' '|' | cut -c1-200)"
+	done
 	kmsg "    # cmtime 1000: $fc_retries REQ retransmissions"
+	check cmtime_1000_all_connect sh -c "[ $fc_rc -eq 0 ] || { grep -v REJECTED /tmp/cmtime1000.client; false; }"
 	check cmtime_1000_at_most_10_req_retransmissions test "$fc_retries" -le 10
-	kill $fc_srv 2>/dev/null
-	wait $fc_srv 2>/dev/null
 fi
 cm_counters_note
 # a REP per connection: rping 1, ucmatose 4, rdma_server 1, rstream 1, cmtime 10
