@@ -246,14 +246,7 @@ struct pdcm_alt *pdcm_req_alt(const struct pdcm_req *req,
 		return NULL;
 	if (rdma_protocol_roce(rx->port->dev->ibdev, rx->port->port_num))
 		return ERR_PTR(-EINVAL);
-	if (!w.subnet_local) {
-		if (w.local_lid == be16_to_cpu(IB_LID_PERMISSIVE)) {
-			w.local_lid = rx->wc.slid;
-			w.sl = rx->wc.sl;
-		}
-		if (w.remote_lid == be16_to_cpu(IB_LID_PERMISSIVE))
-			w.remote_lid = rx->wc.dlid_path_bits;
-	}
+	pdcm_path_routed_lids(&w, &rx->wc);
 	pdcm_wire_to_path(&w, req, false, path);
 	alt = pdcm_alt_build(rx->port, path);
 	if (IS_ERR(alt))
@@ -388,14 +381,7 @@ void pdcm_lap_rx(struct pdcm_conn *conn, const struct pdcm_rx *rx,
 	if (ib_get_cached_pkey(port->dev->ibdev, port->port_num, pkey_index,
 			       &req.pkey))
 		req.pkey = 0xffff;
-	if (!w.subnet_local) {
-		if (w.local_lid == be16_to_cpu(IB_LID_PERMISSIVE)) {
-			w.local_lid = rx->wc.slid;
-			w.sl = rx->wc.sl;
-		}
-		if (w.remote_lid == be16_to_cpu(IB_LID_PERMISSIVE))
-			w.remote_lid = rx->wc.dlid_path_bits;
-	}
+	pdcm_path_routed_lids(&w, &rx->wc);
 	pdcm_wire_to_path(&w, &req, false, &path);
 	alt = pdcm_alt_build(port, &path);
 	if (IS_ERR(alt)) {

@@ -486,6 +486,7 @@ void pdcm_path_to_wire(struct sa_path_rec *path, struct pdcm_path *w,
 		       u8 local_ack_timeout);
 void pdcm_wire_to_path(const struct pdcm_path *w, const struct pdcm_req *req,
 		       bool roce, struct sa_path_rec *path);
+void pdcm_path_routed_lids(struct pdcm_path *w, const struct ib_wc *wc);
 u16 pdcm_req_path(const struct pdcm_req *req, const struct ib_wc *wc,
 		  bool roce, struct sa_path_rec *path);
 void pdcm_conn_origin(const struct pdcm_conn *conn, u16 req_pkey,

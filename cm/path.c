@@ -86,6 +86,30 @@ void pdcm_wire_to_path(const struct pdcm_path *w, const struct pdcm_req *req,
 }
 
 /**
+ * pdcm_path_routed_lids() - resolve a routed InfiniBand path's LIDs
+ * @w: a path of a received REQ or LAP, as on the wire
+ * @wc: the packet it came in
+ *
+ * A path that crossed a router (not subnet local) may name either end by
+ * the permissive LID, which only the packet can resolve: the sender's is
+ * the packet's source LID, with the packet's SL, and ours its destination
+ * path bits (ib_cm's reading).  A subnet-local path is left as it is.
+ *
+ * Context: any.
+ */
+void pdcm_path_routed_lids(struct pdcm_path *w, const struct ib_wc *wc)
+{
+	if (w->subnet_local)
+		return;
+	if (w->local_lid == be16_to_cpu(IB_LID_PERMISSIVE)) {
+		w->local_lid = wc->slid;
+		w->sl = wc->sl;
+	}
+	if (w->remote_lid == be16_to_cpu(IB_LID_PERMISSIVE))
+		w->remote_lid = wc->dlid_path_bits;
+}
+
+/**
  * pdcm_req_path() - a REQ's primary path as the receiving side uses it
  * @req: the REQ
  * @wc: how it arrived (source LID, SL, destination path bits)
@@ -99,10 +123,8 @@ void pdcm_wire_to_path(const struct pdcm_path *w, const struct pdcm_req *req,
  * transport completes it from the packet (mad.c: the GID entry, the
  * peer's MAC, the hop limit), as ib_cm does.
  *
- * On InfiniBand a REQ that crossed a router (its path not subnet local)
- * may name either end by the permissive LID, which only the packet can
- * resolve: the sender's is the packet's source LID, with the packet's SL,
- * and ours its destination path bits (ib_cm's reading).  MADs always go
+ * On InfiniBand a REQ that crossed a router may name either end by the
+ * permissive LID (pdcm_path_routed_lids()).  MADs always go
  * back to the packet's source LID, the router's for a routed REQ; the QP
  * sends to the REQ's local port LID (@return).
  *
@@ -114,14 +136,8 @@ u16 pdcm_req_path(const struct pdcm_req *req, const struct ib_wc *wc,
 {
 	struct pdcm_path w = req->primary_path;
 
-	if (!roce && !w.subnet_local) {
-		if (w.local_lid == be16_to_cpu(IB_LID_PERMISSIVE)) {
-			w.local_lid = wc->slid;
-			w.sl = wc->sl;
-		}
-		if (w.remote_lid == be16_to_cpu(IB_LID_PERMISSIVE))
-			w.remote_lid = wc->dlid_path_bits;
-	}
+	if (!roce)
+		pdcm_path_routed_lids(&w, wc);
 	pdcm_wire_to_path(&w, req, roce, path);
 	if (roce)
 		return 0;

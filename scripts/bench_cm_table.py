@@ -14,6 +14,8 @@ import re
 import statistics
 import sys
 
+from bench_table import kv_fields
+
 LINE = re.compile(r"bench_cm: (.*)$")
 CMS = ["stock", "pdcm"]
 NAMES = {"stock": "ib_cm", "pdcm": "pdcm"}
@@ -24,17 +26,6 @@ PARTS = [("CM modules", None), ("ib_core", ["ib_core"]),
          ("softib", ["softib"]), ("client", ["softib_ibcm"]),
          ("kernel", ["kernel"]), ("idle", ["idle"])]
 
-
-def kv_fields(text):
-    """The key=value words of a console line, numbers as floats."""
-    d = {}
-    for kv in text.split():
-        k, _, v = kv.partition("=")
-        try:
-            d[k] = float(v)
-        except ValueError:
-            d[k] = v
-    return d
 
 
 def read(path):

@@ -14,6 +14,8 @@ import re
 import statistics
 import sys
 
+from bench_table import kv_fields
+
 LINE = re.compile(r"bench_storm: (.*)$")
 DROPS = re.compile(r"bench_conn_drops: cm=(\S+) round=(\S+) n=(\S+) (.*)$")
 NAMES = {"stock": "ib_cm", "pdcm": "pdcm (drop-in)"}
@@ -56,17 +58,6 @@ TITLES = {"nvme": "NVMe over RDMA: K nvme connects at once, Q I/O queues each",
           "m2o": "many-to-one: P cmtime clients at once, C connections each"}
 
 
-def fields(text):
-    """The key=value words of a line, numbers as floats."""
-    d = {}
-    for kv in text.split():
-        k, _, v = kv.partition("=")
-        try:
-            d[k] = float(v)
-        except ValueError:
-            d[k] = v
-    return d
-
 
 def parse(paths):
     """{(phase, side, cm): [fields of each round]}"""
@@ -77,7 +68,7 @@ def parse(paths):
                 m = LINE.search(line)
                 if not m:
                     continue
-                d = fields(m.group(1))
+                d = kv_fields(m.group(1))
                 if not {"side", "cm", "phase"} <= d.keys():
                     continue
                 runs.setdefault((d["phase"], d["side"], d["cm"]), []).append(d)

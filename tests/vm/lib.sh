@@ -256,6 +256,20 @@ kv_get() {
 	}' "$1"
 }
 
+# kv_delta "BEFORE" "AFTER": key=after-before for each key of two
+# "key=value ..." snapshots of counters, in BEFORE's order
+kv_delta() {
+	echo "$1 $2" | awk '{
+		for (i = 1; i <= NF; i++) {
+			split($i, kv, "=")
+			if (!(kv[1] in b)) { b[kv[1]] = kv[2]; o[++n] = kv[1] }
+			else a[kv[1]] = kv[2]
+		}
+		for (i = 1; i <= n; i++)
+			printf "%s%s=%d", (i > 1 ? " " : ""), o[i], a[o[i]] - b[o[i]]
+	}'
+}
+
 dbg_get() {
 	kv_get "$1/results" "$2" "$3"
 }

@@ -101,19 +101,6 @@ bcm_counters() {
 		$DBG/sib0/counters)"
 }
 
-# bcm_delta "BEFORE" "AFTER": key=after-before for each key
-bcm_delta() {
-	echo "$1 $2" | awk '{
-		for (i = 1; i <= NF; i++) {
-			split($i, kv, "=")
-			if (!(kv[1] in b)) { b[kv[1]] = kv[2]; o[++n] = kv[1] }
-			else a[kv[1]] = kv[2]
-		}
-		for (i = 1; i <= n; i++)
-			printf "%s%s=%d", (i > 1 ? " " : ""), o[i], a[o[i]] - b[o[i]]
-	}'
-}
-
 # bcm_perf_mods CM N CONC: /tmp/perf.data's samples by module, as
 # samples_MODULE=N (kernel: the kernel image; idle: the idle task in the
 # kernel; user: user space; all: the total), and the run's hottest
@@ -209,7 +196,7 @@ bcm_run() {
 	if [ "$BCM_PERF" = 1 ]; then
 		_p=" period_ns=$BCM_PERIOD_NS $(bcm_perf_mods "$1" "$3" "$_c")"
 	fi
-	_d=$(bcm_delta "$_c0" "$_c1")
+	_d=$(kv_delta "$_c0" "$_c1")
 	kmsg "bench_cm: cm=$1 round=$2 conc_word=$4 rc=$_rc ${_l#bench * * * } $_d$_p"
 	[ "$_rc" -eq 0 ] || { cat /tmp/perf.err 2>/dev/null; return 1; }
 	echo "$_l" | grep -q " result=ok n=$3 conc=$_c hold=$_h started=$3 ok=$3 failed=0 rej=0 timeouts=0 errors=0 " ||

@@ -119,19 +119,6 @@ bc_counters() {
 	     "rej=$(cm_count cm_tx_msgs/rej)"
 }
 
-# bc_delta "BEFORE" "AFTER": key=after-before for each key
-bc_delta() {
-	echo "$1 $2" | awk '{
-		for (i = 1; i <= NF; i++) {
-			split($i, kv, "=")
-			if (!(kv[1] in b)) { b[kv[1]] = kv[2]; o[++n] = kv[1] }
-			else a[kv[1]] = kv[2]
-		}
-		for (i = 1; i <= n; i++)
-			printf "%s%s=%d", (i > 1 ? " " : ""), o[i], a[o[i]] - b[o[i]]
-	}'
-}
-
 # cmtime's step table as key=total_ms: create_id=... connect=... (not
 # its "event: ..." error lines: thousands of them would make the line
 # longer than /dev/kmsg takes, and the run would go unreported)
@@ -209,7 +196,7 @@ bc_cmtime() {
 	bc_drops_end "$1" "$2" "$3"
 	_err=$(grep -c "event: \|failure\|error" /tmp/cmtime.out)
 	grep -q "^connect *:" /tmp/cmtime.out || _rc=1
-	kmsg "bench_conn: cm=$1 round=$2 n=$3 rc=$_rc errors=$_err $(bc_steps /tmp/cmtime.out)$(bc_delta "$_c0" "$_c1")"
+	kmsg "bench_conn: cm=$1 round=$2 n=$3 rc=$_rc errors=$_err $(bc_steps /tmp/cmtime.out)$(kv_delta "$_c0" "$_c1")"
 	[ "$_rc" -eq 0 ] && [ "$_err" -eq 0 ] || { cat /tmp/cmtime.out; return 1; }
 }
 
@@ -227,7 +214,7 @@ bc_native() {
 	_f=$(ulp_get "$_p" failed)
 	kmsg "bench_conn: cm=native round=$1 n=$2 rc=$_rc errors=$_f" \
 	     "connect=$(awk -v u="$_cu" 'BEGIN { printf "%.2f", u / 1000 }')" \
-	     "$(bc_delta "$_c0" "$_c1")"
+	     "$(kv_delta "$_c0" "$_c1")"
 	wait_for "ulp_is 'live ' conns 0" 120 >/dev/null
 	[ "$_rc" -eq 0 ] && [ "$_f" = 0 ]
 }

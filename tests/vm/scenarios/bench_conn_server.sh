@@ -17,7 +17,7 @@ bc_slot() {
 	# the client's "done" (it retries until this listens)
 	check "r$1_$2_client_done" timeout 3600 nc -l -p $SYNC_PORT
 	bc_server_stop
-	kmsg "bench_conn: side=server cm=$2 round=$1 $(bc_delta "$_c0" "$(bc_counters)")"
+	kmsg "bench_conn: side=server cm=$2 round=$1 $(kv_delta "$_c0" "$(bc_counters)")"
 	# what the cmtime server said last (errors it saw, a crash)
 	kmsg "bench_conn_server_out: cm=$2 round=$1 $(grep -c . /tmp/cmtime.server) lines; last: $(tail -n 3 /tmp/cmtime.server | tr '\n' '|' | cut -c1-300)"
 }

@@ -147,7 +147,7 @@ bs_nvme_storm() {
 	wait_for "! ls /sys/class/nvme/ | grep -q nvme" 120
 	_t3=$(bs_ms)
 	bc_drops_end "$2" "$1" nvme_host
-	kmsg "bench_storm: side=host cm=$2 round=$1 phase=nvme k=$BS_K q=$BS_Q queue_args=$(echo $_qa | tr ' ' _) connections=$((BS_K * (BS_Q + 1))) $_st full=$_full disconnect_ms=$((_t3 - _t2)) $(bc_delta "$_c0" "$(bc_counters)")"
+	kmsg "bench_storm: side=host cm=$2 round=$1 phase=nvme k=$BS_K q=$BS_Q queue_args=$(echo $_qa | tr ' ' _) connections=$((BS_K * (BS_Q + 1))) $_st full=$_full disconnect_ms=$((_t3 - _t2)) $(kv_delta "$_c0" "$(bc_counters)")"
 	echo "$_st" | grep -q " failed=0" && [ "$_full" -eq "$BS_K" ] && return 0
 	for _f in /tmp/storm.*.out; do
 		grep -q . "$_f" && echo "$_f: $(head -c 300 "$_f")"
@@ -177,7 +177,7 @@ bs_m2o() {
 	_cm=$(for _f in /tmp/m2o.*.out; do bc_steps "$_f" | tr ' ' '\n' | sed -n 's/^connect=//p'; done |
 		sort -n | tail -n 1)
 	bc_drops_end "$2" "$1" m2o_host
-	kmsg "bench_storm: side=host cm=$2 round=$1 phase=m2o p=$BS_P c=$BS_C connections=$((BS_P * BS_C)) $_st connect_max_ms=${_cm:-0} $(bc_delta "$_c0" "$(bc_counters)")"
+	kmsg "bench_storm: side=host cm=$2 round=$1 phase=m2o p=$BS_P c=$BS_C connections=$((BS_P * BS_C)) $_st connect_max_ms=${_cm:-0} $(kv_delta "$_c0" "$(bc_counters)")"
 	echo "$_st" | grep -q " failed=0" && return 0
 	for _f in /tmp/m2o.*.out; do
 		echo "$_f: $(grep -v '^[a-z ]*: *[0-9]' "$_f" | head -c 300)"

@@ -18,7 +18,7 @@ bs_slot() {
 	bc_drops_start
 	check "r$1_$2_host_done" timeout 3600 nc -l -p $BS_DONE
 	bc_drops_end "$2" "$1" nvme_target
-	kmsg "bench_storm: side=target cm=$2 round=$1 phase=nvme controllers=$(dmesg | grep -c "nvm controller [0-9]* for subsystem $BS_NQN") $(bc_delta "$_c0" "$(bc_counters)")"
+	kmsg "bench_storm: side=target cm=$2 round=$1 phase=nvme controllers=$(dmesg | grep -c "nvm controller [0-9]* for subsystem $BS_NQN") $(kv_delta "$_c0" "$(bc_counters)")"
 	check "r$1_$2_subsystems_down" bs_target_down
 	dmesg -c >/dev/null
 	bc_server_start
@@ -29,7 +29,7 @@ bs_slot() {
 	check "r$1_$2_m2o_done" timeout 3600 nc -l -p $BS_M2O_DONE
 	bc_server_stop
 	bc_drops_end "$2" "$1" m2o_target
-	kmsg "bench_storm: side=target cm=$2 round=$1 phase=m2o $(bc_delta "$_c0" "$(bc_counters)")"
+	kmsg "bench_storm: side=target cm=$2 round=$1 phase=m2o $(kv_delta "$_c0" "$(bc_counters)")"
 }
 bc_rounds bs_slot
 suite_end
